@@ -1,0 +1,47 @@
+// Command sidecar-lifecycle is a KRM function that makes sidecar containers
+// start before the application containers and stop after them. It reads a
+// ResourceList on stdin and writes it, with results, on stdout.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run handles the flags, or runs the function from stdin to stdout, and
+// returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "--help", "-h", "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "--version", "version":
+			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", version)
+			return 0
+		default:
+			fmt.Fprintf(stderr, "sidecar-lifecycle: unknown argument %q; see --help\n", args[0])
+			return 1
+		}
+	}
+	if err := transformer.Run(stdin, stdout); err != nil {
+		if !errors.Is(err, transformer.ErrResults) {
+			fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
+		} else {
+			fmt.Fprintln(stderr, "sidecar-lifecycle: error results; the items were left unchanged")
+		}
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,49 @@
+package main
+
+const usage = `sidecar-lifecycle: a KRM function that makes sidecars start before the
+application containers and stop after them, with no change to any image.
+
+Usage:
+  sidecar-lifecycle < resourcelist.yaml > out.yaml
+  sidecar-lifecycle --help | --version
+
+It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
+code 0 without error results, 1 with any (the items are then left unchanged).
+
+Run it from:
+  kustomize   transformers: [fn.yaml] where fn.yaml is the functionConfig with
+              annotation config.kubernetes.io/function: "exec: {path: ./sidecar-lifecycle}"
+              kustomize build --enable-alpha-plugins --enable-exec .
+  kpt         kpt fn eval --exec ./sidecar-lifecycle --fn-config fn.yaml pkg/
+              or a Kptfile pipeline mutator (exec: or image:), then kpt fn render
+
+functionConfig (every field optional):
+  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
+  kind: SidecarLifecycle
+  spec:
+    kubernetesVersion: "1.30"   # oldest cluster the output must run on
+    mode: ordered               # ordered | native | auto
+    action: mutate              # mutate | validate
+    targets: {include: [], exclude: []}  # kind, group, version, name, namespace
+                                         # (exact or glob), labelSelector, annotationSelector
+    sidecars:                   # start order; default: every preset present
+    - preset: linkerd           # linkerd | istio | cloud-sql-proxy | none
+      name: linkerd-proxy       # container name (defaults to the preset's)
+      waitForReady: {command: [...]}  # ordered: blocking postStart
+      startupProbe: {...}       # native: what kubelet waits on
+      waitBeforeExit: 30s       # ordered: preStop delay
+      sleepCommand: [/bin/sleep]      # below 1.30, where there is no sleep action
+      ifAbsent: annotate        # annotate | skip | fail
+    app: {drainDelay: 0s}       # preStop sleep for app containers without one
+    terminationGracePeriod: {policy: raise, margin: 10s}  # raise | warn | keep
+    existingHooks: keep         # keep | replace | fail
+    rolloutOnChange: false
+    podSpecPaths: [{group: argoproj.io, kind: Rollout, path: spec/template/spec}]
+
+A ConfigMap works too, for one sidecar: data keys sidecar, preset, mode,
+kubernetesVersion, waitBeforeExit, appDrainDelay, action.
+
+Per-workload annotations: sidecar-lifecycle.dev/skip: "true",
+sidecar-lifecycle.dev/mode, sidecar-lifecycle.dev/wait-before-exit,
+sidecar-lifecycle.dev/app-drain-delay.
+`

@@ -1,0 +1,64 @@
+package config
+
+import (
+	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+)
+
+// DefaultMargin is added to the longest preStop for the grace period.
+const DefaultMargin = 10 * time.Second
+
+// Default fills every unset field with its default. An empty sidecar list
+// becomes every preset, applied where its container is present.
+func (c *SidecarLifecycle) Default() {
+	s := &c.Spec
+	if s.KubernetesVersion == "" {
+		s.KubernetesVersion = DefaultKubernetesVersion
+	}
+	if s.Mode == "" {
+		s.Mode = ModeOrdered
+	}
+	if s.Action == "" {
+		s.Action = ActionMutate
+	}
+	if s.TerminationGracePeriod.Policy == "" {
+		s.TerminationGracePeriod.Policy = GraceRaise
+	}
+	if !s.TerminationGracePeriod.Margin.IsSet() {
+		s.TerminationGracePeriod.Margin = NewDuration(DefaultMargin)
+	}
+	if s.ExistingHooks == "" {
+		s.ExistingHooks = HooksKeep
+	}
+	if len(s.Sidecars) == 0 {
+		for _, p := range preset.Meshes() {
+			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip})
+		}
+	}
+	for i := range s.Sidecars {
+		defaultSidecar(&s.Sidecars[i])
+	}
+}
+
+func defaultSidecar(sc *Sidecar) {
+	if sc.Preset == "" {
+		sc.Preset = preset.None
+	}
+	p, ok := preset.Lookup(sc.Preset)
+	if !ok {
+		return // Validate reports the unknown preset.
+	}
+	if sc.Name == "" {
+		sc.Name = p.Container
+	}
+	if sc.IfAbsent == "" {
+		sc.IfAbsent = IfAbsentSkip
+		if p.Annotates {
+			sc.IfAbsent = IfAbsentAnnotate
+		}
+	}
+	if sc.SleepCommand == nil && p.SleepCommand != nil {
+		sc.SleepCommand = append([]string(nil), p.SleepCommand...)
+	}
+}

@@ -1,0 +1,169 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+)
+
+// ConfigMap keys of the one-sidecar ConfigMap form.
+var configMapKeys = []string{"sidecar", "preset", "mode", "kubernetesVersion", "waitBeforeExit", "appDrainDelay", "action"}
+
+// Load reads a functionConfig: nil or empty, a ConfigMap, or a SidecarLifecycle.
+// It decodes strictly, then defaults, then validates. A returned error is an
+// Errors list naming each bad field.
+func Load(rn *yaml.RNode) (*SidecarLifecycle, error) {
+	cfg, err := decode(rn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Default()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// LoadBytes is Load for YAML text.
+func LoadBytes(b []byte) (*SidecarLifecycle, error) {
+	if strings.TrimSpace(string(b)) == "" {
+		return Load(nil)
+	}
+	rn, err := yaml.Parse(string(b))
+	if err != nil {
+		return nil, Errors{{Message: fmt.Sprintf("functionConfig is not valid YAML: %v", err)}}
+	}
+	return Load(rn)
+}
+
+func isEmpty(rn *yaml.RNode) bool {
+	if rn == nil || rn.YNode() == nil {
+		return true
+	}
+	n := rn.YNode()
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	return (n.Kind == yaml.MappingNode && len(n.Content) == 0) || (n.Kind == yaml.ScalarNode && n.Tag == yaml.NodeTagNull)
+}
+
+func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
+	if isEmpty(rn) {
+		return &SidecarLifecycle{}, nil
+	}
+	if rn.YNode().Kind != yaml.MappingNode {
+		return nil, Errors{{Path: "functionConfig", Message: "must be a mapping"}}
+	}
+	kind, apiVersion := rn.GetKind(), rn.GetApiVersion()
+	switch {
+	case kind == "ConfigMap" && (apiVersion == "v1" || apiVersion == ""):
+		return decodeConfigMap(rn)
+	case kind == Kind && apiVersion == APIVersion:
+		return decodeStrict(rn)
+	default:
+		return nil, Errors{{Path: "functionConfig", Message: fmt.Sprintf(
+			"kind %q apiVersion %q is not accepted: expected kind %s (apiVersion %s) or ConfigMap (apiVersion v1), or no functionConfig",
+			kind, apiVersion, Kind, APIVersion)}}
+	}
+}
+
+var goFieldPath = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.(\S+) of type (\S+)`)
+
+func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
+	js, err := rn.MarshalJSON()
+	if err != nil {
+		return nil, Errors{{Path: "functionConfig", Message: fmt.Sprintf("cannot be read: %v", err)}}
+	}
+	cfg := &SidecarLifecycle{}
+	strictErrs, err := sigsjson.UnmarshalStrict(js, cfg, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
+	var errs Errors
+	if err != nil {
+		errs = append(errs, typeError(err))
+	}
+	for _, se := range strictErrs {
+		errs = append(errs, FieldError{Message: se.Error()})
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return cfg, nil
+}
+
+// typeError turns encoding/json's type error into a message that names the field path.
+func typeError(err error) FieldError {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		path := te.Field
+		if m := goFieldPath.FindStringSubmatch(err.Error()); m != nil {
+			path = m[1]
+		}
+		return FieldError{Path: path, Message: fmt.Sprintf("expected %s, got %s", jsonTypeName(te.Type.Kind().String()), te.Value)}
+	}
+	return FieldError{Path: "functionConfig", Message: err.Error()}
+}
+
+func jsonTypeName(goKind string) string {
+	switch goKind {
+	case "slice", "array":
+		return "a list"
+	case "struct", "map", "ptr":
+		return "a mapping"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+func decodeConfigMap(rn *yaml.RNode) (*SidecarLifecycle, error) {
+	data := rn.GetDataMap()
+	var errs Errors
+	known := map[string]bool{}
+	for _, k := range configMapKeys {
+		known[k] = true
+	}
+	var unknown []string
+	for k := range data {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		errs.add("data."+k, fmt.Sprintf("unknown key: a ConfigMap functionConfig takes %s", strings.Join(configMapKeys, ", ")))
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	cfg := &SidecarLifecycle{Spec: Spec{
+		KubernetesVersion: data["kubernetesVersion"],
+		Mode:              Mode(data["mode"]),
+		Action:            Action(data["action"]),
+		App:               App{DrainDelay: Duration{Raw: data["appDrainDelay"]}},
+	}}
+	if data["sidecar"] != "" || data["preset"] != "" {
+		cfg.Spec.Sidecars = []Sidecar{{
+			Name:           data["sidecar"],
+			Preset:         data["preset"],
+			WaitBeforeExit: Duration{Raw: data["waitBeforeExit"]},
+		}}
+	} else if data["waitBeforeExit"] != "" {
+		errs.add("data.waitBeforeExit", "needs data.sidecar or data.preset")
+		return nil, errs
+	}
+	cfg.fromConfigMap = true
+	return cfg, nil
+}
+
+// presetNames is the list of accepted preset names, for messages.
+func presetNames() string { return strings.Join(preset.Names(), ", ") }

@@ -1,0 +1,203 @@
+// Package config holds the SidecarLifecycle functionConfig: its types, the
+// ConfigMap and empty forms, defaulting and validation. Load is the one place a
+// config is read.
+package config
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Names of the functionConfig kind and its annotation prefix.
+const (
+	// APIVersion is the functionConfig's apiVersion.
+	APIVersion = "fn.sidecar-lifecycle.dev/v1alpha1"
+	// Kind is the functionConfig's kind.
+	Kind = "SidecarLifecycle"
+	// AnnotationPrefix starts every annotation the function reads or writes.
+	AnnotationPrefix = "sidecar-lifecycle.dev/"
+	// DefaultKubernetesVersion is the oldest cluster assumed when none is given.
+	DefaultKubernetesVersion = "1.30"
+)
+
+// Mode says how sidecars are made to start first and stop last.
+type Mode string
+
+// Modes.
+const (
+	// ModeOrdered moves sidecars first in spec.containers with hooks.
+	ModeOrdered Mode = "ordered"
+	// ModeNative converts sidecars to init containers with restartPolicy Always.
+	ModeNative Mode = "native"
+	// ModeAuto is native from Kubernetes 1.29, ordered below.
+	ModeAuto Mode = "auto"
+)
+
+// Action says whether the function edits workloads or only checks them.
+type Action string
+
+// Actions.
+const (
+	// ActionMutate edits the workloads.
+	ActionMutate Action = "mutate"
+	// ActionValidate changes nothing and reports what would change as errors.
+	ActionValidate Action = "validate"
+)
+
+// IfAbsent says what to do when a sidecar's container is not in the pod.
+type IfAbsent string
+
+// IfAbsent policies.
+const (
+	// IfAbsentAnnotate sets the mesh's own annotations on the pod template.
+	IfAbsentAnnotate IfAbsent = "annotate"
+	// IfAbsentSkip leaves the workload alone.
+	IfAbsentSkip IfAbsent = "skip"
+	// IfAbsentFail reports an error.
+	IfAbsentFail IfAbsent = "fail"
+)
+
+// GracePolicy says what to do when terminationGracePeriodSeconds is too short.
+type GracePolicy string
+
+// Grace period policies.
+const (
+	// GraceRaise raises the grace period and reports it.
+	GraceRaise GracePolicy = "raise"
+	// GraceWarn leaves the grace period with a warning.
+	GraceWarn GracePolicy = "warn"
+	// GraceKeep leaves the grace period silently.
+	GraceKeep GracePolicy = "keep"
+)
+
+// ExistingHooks says what to do with a sidecar hook the function did not write.
+type ExistingHooks string
+
+// Existing hook policies.
+const (
+	// HooksKeep keeps the hook and warns.
+	HooksKeep ExistingHooks = "keep"
+	// HooksReplace replaces the hook.
+	HooksReplace ExistingHooks = "replace"
+	// HooksFail reports an error.
+	HooksFail ExistingHooks = "fail"
+)
+
+// SidecarLifecycle is the functionConfig.
+type SidecarLifecycle struct {
+	// APIVersion is fn.sidecar-lifecycle.dev/v1alpha1.
+	APIVersion string `json:"apiVersion,omitempty"`
+	// Kind is SidecarLifecycle.
+	Kind string `json:"kind,omitempty"`
+	// Metadata is the config's object metadata.
+	Metadata metav1.ObjectMeta `json:"metadata,omitempty"`
+	// Spec is what the function does.
+	Spec Spec `json:"spec,omitempty"`
+
+	fromConfigMap bool
+}
+
+// Spec is the body of the functionConfig.
+type Spec struct {
+	// KubernetesVersion is the oldest cluster the output must run on (default "1.30").
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// Mode is ordered, native or auto (default ordered).
+	Mode Mode `json:"mode,omitempty"`
+	// Action is mutate or validate (default mutate).
+	Action Action `json:"action,omitempty"`
+	// Targets selects the workloads; default every pod-bearing workload.
+	Targets Targets `json:"targets,omitempty"`
+	// Sidecars lists the sidecars in start order: the first starts first and stops last.
+	Sidecars []Sidecar `json:"sidecars,omitempty"`
+	// App holds settings for the application containers.
+	App App `json:"app,omitempty"`
+	// TerminationGracePeriod keeps terminationGracePeriodSeconds consistent.
+	TerminationGracePeriod TerminationGracePeriod `json:"terminationGracePeriod,omitempty"`
+	// ExistingHooks is keep, replace or fail for a sidecar hook the function did not write.
+	ExistingHooks ExistingHooks `json:"existingHooks,omitempty"`
+	// RolloutOnChange stamps sidecar-lifecycle.dev/config-hash on pod templates.
+	RolloutOnChange bool `json:"rolloutOnChange,omitempty"`
+	// PodSpecPaths adds workload kinds (CRDs) and where their pod spec is.
+	PodSpecPaths []PodSpecPath `json:"podSpecPaths,omitempty"`
+
+	version Version
+}
+
+// Version is the parsed KubernetesVersion, valid after Validate.
+func (s Spec) Version() Version { return s.version }
+
+// Targets selects workloads: any include entry matches, and exclude wins.
+type Targets struct {
+	// Include lists selectors of which any may match; empty means every workload.
+	Include []Selector `json:"include,omitempty"`
+	// Exclude lists selectors that take a workload out again.
+	Exclude []Selector `json:"exclude,omitempty"`
+}
+
+// Selector matches a workload when every field it sets matches.
+type Selector struct {
+	// Group is the API group, exact or glob.
+	Group string `json:"group,omitempty"`
+	// Version is the API version, exact or glob.
+	Version string `json:"version,omitempty"`
+	// Kind is the kind, exact or glob.
+	Kind string `json:"kind,omitempty"`
+	// Name is the name, exact or glob.
+	Name string `json:"name,omitempty"`
+	// Namespace is the namespace, exact or glob.
+	Namespace string `json:"namespace,omitempty"`
+	// LabelSelector is a Kubernetes label selector on the workload's labels.
+	LabelSelector string `json:"labelSelector,omitempty"`
+	// AnnotationSelector is a label-selector expression on the workload's annotations.
+	AnnotationSelector string `json:"annotationSelector,omitempty"`
+}
+
+// Sidecar is one sidecar container and how it starts and stops.
+type Sidecar struct {
+	// Name is the container name; defaults to the preset's container.
+	Name string `json:"name,omitempty"`
+	// Preset is linkerd, istio, cloud-sql-proxy or none (default none).
+	Preset string `json:"preset,omitempty"`
+	// WaitForReady is the ordered-mode postStart command that blocks until ready.
+	WaitForReady *Exec `json:"waitForReady,omitempty"`
+	// StartupProbe is what kubelet waits on in native mode.
+	StartupProbe *corev1.Probe `json:"startupProbe,omitempty"`
+	// WaitBeforeExit is the ordered-mode preStop delay; 0 means none.
+	WaitBeforeExit Duration `json:"waitBeforeExit,omitempty"`
+	// SleepCommand is used for the delay when the sleep action is unavailable.
+	SleepCommand []string `json:"sleepCommand,omitempty"`
+	// IfAbsent is annotate, skip or fail.
+	IfAbsent IfAbsent `json:"ifAbsent,omitempty"`
+}
+
+// Exec is a command run in the container.
+type Exec struct {
+	// Command is the argv of the command.
+	Command []string `json:"command,omitempty"`
+}
+
+// App holds settings for the application containers.
+type App struct {
+	// DrainDelay is a preStop sleep for application containers without a preStop.
+	DrainDelay Duration `json:"drainDelay,omitempty"`
+}
+
+// TerminationGracePeriod says how terminationGracePeriodSeconds is kept consistent.
+type TerminationGracePeriod struct {
+	// Policy is raise, warn or keep (default raise).
+	Policy GracePolicy `json:"policy,omitempty"`
+	// Margin is added to the longest preStop (default 10s).
+	Margin Duration `json:"margin,omitempty"`
+}
+
+// PodSpecPath names a workload kind and the slash-separated path of its pod spec.
+type PodSpecPath struct {
+	// Group is the kind's API group.
+	Group string `json:"group,omitempty"`
+	// Version is the API version; empty matches every version.
+	Version string `json:"version,omitempty"`
+	// Kind is the workload kind.
+	Kind string `json:"kind"`
+	// Path is the pod spec's path, such as spec/template/spec.
+	Path string `json:"path"`
+}

@@ -1,0 +1,153 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+)
+
+// Validate checks every field, parses durations and the version in place, and
+// returns an Errors list naming each bad field.
+func (c *SidecarLifecycle) Validate() error {
+	var errs Errors
+	add := func(p, msg string) { errs.add(c.path(p), msg) }
+	s := &c.Spec
+
+	v, err := ParseVersion(s.KubernetesVersion)
+	if err != nil {
+		add("spec.kubernetesVersion", err.Error())
+	}
+	s.version = v
+	oneOf(add, "spec.mode", string(s.Mode), ModeOrdered, ModeNative, ModeAuto)
+	oneOf(add, "spec.action", string(s.Action), ActionMutate, ActionValidate)
+	oneOf(add, "spec.terminationGracePeriod.policy", string(s.TerminationGracePeriod.Policy), GraceRaise, GraceWarn, GraceKeep)
+	oneOf(add, "spec.existingHooks", string(s.ExistingHooks), HooksKeep, HooksReplace, HooksFail)
+	parseDuration(add, "spec.terminationGracePeriod.margin", &s.TerminationGracePeriod.Margin)
+	parseDuration(add, "spec.app.drainDelay", &s.App.DrainDelay)
+	if err == nil && s.Mode == ModeNative && !v.AtLeast(NativeSidecarMinor) {
+		add("spec.mode", fmt.Sprintf("native sidecars need kubernetesVersion >= 1.%d, got %s: use mode ordered or auto", NativeSidecarMinor, v))
+	}
+
+	seen := map[string]int{}
+	for i := range s.Sidecars {
+		validateSidecar(add, fmt.Sprintf("spec.sidecars[%d]", i), &s.Sidecars[i], s, err == nil)
+		name := s.Sidecars[i].Name
+		if j, dup := seen[name]; dup && name != "" {
+			add(fmt.Sprintf("spec.sidecars[%d].name", i), fmt.Sprintf("%q is already spec.sidecars[%d]", name, j))
+		}
+		seen[name] = i
+	}
+	for i, sel := range s.Targets.Include {
+		validateSelector(add, fmt.Sprintf("spec.targets.include[%d]", i), sel)
+	}
+	for i, sel := range s.Targets.Exclude {
+		validateSelector(add, fmt.Sprintf("spec.targets.exclude[%d]", i), sel)
+	}
+	for i, p := range s.PodSpecPaths {
+		at := fmt.Sprintf("spec.podSpecPaths[%d]", i)
+		if p.Kind == "" {
+			add(at+".kind", "is required")
+		}
+		if strings.Trim(p.Path, "/") == "" {
+			add(at+".path", "is required, such as spec/template/spec")
+		}
+	}
+	return errs.orNil()
+}
+
+func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, versionOK bool) {
+	p, ok := preset.Lookup(sc.Preset)
+	if !ok {
+		add(at+".preset", fmt.Sprintf("unknown preset %q: use one of %s", sc.Preset, presetNames()))
+	}
+	if sc.Name == "" {
+		add(at+".name", "is required when preset is none")
+	}
+	if sc.WaitForReady != nil && len(sc.WaitForReady.Command) == 0 {
+		add(at+".waitForReady.command", "must not be empty")
+	}
+	for j, a := range sc.SleepCommand {
+		if a == "" {
+			add(fmt.Sprintf("%s.sleepCommand[%d]", at, j), "must not be empty")
+		}
+	}
+	oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
+	if !parseDuration(add, at+".waitBeforeExit", &sc.WaitBeforeExit) || !ok || !versionOK {
+		return
+	}
+	if sc.WaitBeforeExit.Value > 0 && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
+		add(at+".waitBeforeExit", NoSleepBinary(p.Name, s.version))
+	}
+}
+
+// NoSleepBinary is the message for an exit delay that the sidecar's image cannot sleep for.
+func NoSleepBinary(presetName string, v Version) string {
+	return fmt.Sprintf("the %s image has no sleep binary and kubernetesVersion %s has no sleep action: "+
+		"set kubernetesVersion to 1.%d or newer (lifecycle sleep action), use mode native, or give sleepCommand",
+		presetName, v, SleepActionMinor)
+}
+
+func validateSelector(add func(string, string), at string, sel Selector) {
+	for field, pattern := range map[string]string{"group": sel.Group, "version": sel.Version, "kind": sel.Kind, "name": sel.Name, "namespace": sel.Namespace} {
+		if _, err := path.Match(pattern, ""); err != nil {
+			add(at+"."+field, fmt.Sprintf("%q is not a valid glob", pattern))
+		}
+	}
+	if _, err := labels.Parse(sel.LabelSelector); err != nil {
+		add(at+".labelSelector", err.Error())
+	}
+	if _, err := labels.Parse(sel.AnnotationSelector); err != nil {
+		add(at+".annotationSelector", err.Error())
+	}
+}
+
+func parseDuration(add func(string, string), at string, d *Duration) bool {
+	if !d.IsSet() {
+		d.Value = 0
+		return true
+	}
+	v, err := ParseDuration(d.Raw)
+	if err != nil {
+		add(at, err.Error())
+		return false
+	}
+	d.Value = v
+	return true
+}
+
+func oneOf[T ~string](add func(string, string), at, value string, allowed ...T) {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		if string(a) == value {
+			return
+		}
+		names[i] = string(a)
+	}
+	add(at, fmt.Sprintf("%q is not one of %s", value, strings.Join(names, ", ")))
+}
+
+// path maps a spec field path to the ConfigMap key it came from, for configs
+// given as a ConfigMap.
+func (c *SidecarLifecycle) path(p string) string {
+	if !c.fromConfigMap {
+		return p
+	}
+	for spec, key := range map[string]string{
+		"spec.kubernetesVersion":          "data.kubernetesVersion",
+		"spec.mode":                       "data.mode",
+		"spec.action":                     "data.action",
+		"spec.app.drainDelay":             "data.appDrainDelay",
+		"spec.sidecars[0].name":           "data.sidecar",
+		"spec.sidecars[0].preset":         "data.preset",
+		"spec.sidecars[0].waitBeforeExit": "data.waitBeforeExit",
+	} {
+		if p == spec {
+			return key
+		}
+	}
+	return p
+}

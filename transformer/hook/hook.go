@@ -1,0 +1,175 @@
+// Package hook reads and writes a container's lifecycle hooks and probes on
+// kyaml nodes, keeping comments on everything it does not replace.
+package hook
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Hook names under a container's lifecycle.
+const (
+	// PostStart runs right after the container starts; kubelet waits for it.
+	PostStart = "postStart"
+	// PreStop runs before the container gets SIGTERM.
+	PreStop = "preStop"
+)
+
+// Get returns the hook's handler node, or nil.
+func Get(container *yaml.RNode, name string) *yaml.RNode {
+	n, err := container.Pipe(yaml.Lookup("lifecycle", name))
+	if err != nil || n == nil || n.IsNilOrEmpty() {
+		return nil
+	}
+	return n
+}
+
+// Exec returns the hook's exec command, and whether the hook has one.
+func Exec(container *yaml.RNode, name string) ([]string, bool) {
+	h := Get(container, name)
+	if h == nil {
+		return nil, false
+	}
+	cmd, err := h.Pipe(yaml.Lookup("exec", "command"))
+	if err != nil || cmd == nil || cmd.YNode().Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	return Strings(cmd), true
+}
+
+// Strings returns the scalar values of a sequence node.
+func Strings(seq *yaml.RNode) []string {
+	var out []string
+	for _, n := range seq.YNode().Content {
+		out = append(out, n.Value)
+	}
+	return out
+}
+
+// SleepAction returns the seconds of the hook's sleep action, if it has one.
+func SleepAction(container *yaml.RNode, name string) (int64, bool) {
+	h := Get(container, name)
+	if h == nil {
+		return 0, false
+	}
+	n, err := h.Pipe(yaml.Lookup("sleep", "seconds"))
+	if err != nil || n == nil {
+		return 0, false
+	}
+	s, err := strconv.ParseInt(yaml.GetValue(n), 10, 64)
+	return s, err == nil
+}
+
+// SleepSeconds returns how long the hook sleeps when it is only a sleep: a
+// sleep action, an exec of a sleep binary (`/bin/sleep 30`), or a shell running
+// one (`sh -c "sleep 30"`).
+func SleepSeconds(container *yaml.RNode, name string) (int64, bool) {
+	if s, ok := SleepAction(container, name); ok {
+		return s, true
+	}
+	cmd, ok := Exec(container, name)
+	if !ok {
+		return 0, false
+	}
+	return SleepCommandSeconds(cmd)
+}
+
+// SleepCommandSeconds returns the seconds of a command that only sleeps.
+func SleepCommandSeconds(cmd []string) (int64, bool) {
+	if len(cmd) == 3 && (path.Base(cmd[0]) == "sh" || path.Base(cmd[0]) == "bash") && cmd[1] == "-c" {
+		cmd = strings.Fields(cmd[2])
+	}
+	if len(cmd) != 2 || path.Base(cmd[0]) != "sleep" {
+		return 0, false
+	}
+	s, err := strconv.ParseInt(cmd[1], 10, 64)
+	return s, err == nil && s >= 0
+}
+
+// StringList builds a block sequence of string scalars, quoted where needed.
+func StringList(values ...string) *yaml.RNode {
+	seq := yaml.NewListRNode()
+	for _, v := range values {
+		seq.YNode().Content = append(seq.YNode().Content, yaml.NewStringRNode(v).YNode())
+	}
+	return seq
+}
+
+// Int builds an integer scalar node.
+func Int(n int64) *yaml.RNode {
+	rn := yaml.NewScalarRNode(strconv.FormatInt(n, 10))
+	rn.YNode().Tag = yaml.NodeTagInt
+	return rn
+}
+
+// SetExec makes the hook an exec of cmd, replacing any other handler.
+func SetExec(container *yaml.RNode, name string, cmd []string) error {
+	exec := yaml.NewMapRNode(nil)
+	if err := exec.PipeE(yaml.SetField("command", StringList(cmd...))); err != nil {
+		return err
+	}
+	handler := yaml.NewMapRNode(nil)
+	if err := handler.PipeE(yaml.SetField("exec", exec)); err != nil {
+		return err
+	}
+	return set(container, name, handler)
+}
+
+// SetSleep makes the hook a sleep action of the given seconds.
+func SetSleep(container *yaml.RNode, name string, seconds int64) error {
+	sleep := yaml.NewMapRNode(nil)
+	if err := sleep.PipeE(yaml.SetField("seconds", Int(seconds))); err != nil {
+		return err
+	}
+	handler := yaml.NewMapRNode(nil)
+	if err := handler.PipeE(yaml.SetField("sleep", sleep)); err != nil {
+		return err
+	}
+	return set(container, name, handler)
+}
+
+func set(container *yaml.RNode, name string, handler *yaml.RNode) error {
+	if old := Get(container, name); old != nil {
+		// Keep the comments written on the old handler.
+		handler.YNode().HeadComment = old.YNode().HeadComment
+		handler.YNode().LineComment = old.YNode().LineComment
+		handler.YNode().FootComment = old.YNode().FootComment
+	}
+	return container.PipeE(yaml.LookupCreate(yaml.MappingNode, "lifecycle"), yaml.SetField(name, handler))
+}
+
+// Remove deletes the hook, and the lifecycle field when nothing is left in it.
+func Remove(container *yaml.RNode, name string) error {
+	return RemoveField(container, "lifecycle", name)
+}
+
+// RemoveField deletes parent.field, and parent when it is left empty.
+func RemoveField(container *yaml.RNode, parent, field string) error {
+	p, err := container.Pipe(yaml.Lookup(parent))
+	if err != nil || p == nil {
+		return err
+	}
+	if _, err := p.Pipe(yaml.Clear(field)); err != nil {
+		return err
+	}
+	if len(p.YNode().Content) == 0 {
+		_, err = container.Pipe(yaml.Clear(parent))
+	}
+	return err
+}
+
+// Equal reports whether two argv lists are the same.
+func Equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

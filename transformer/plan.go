@@ -1,0 +1,109 @@
+package transformer
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+)
+
+// Per-workload annotations the function reads.
+const (
+	// AnnotationSkip set to "true" leaves the workload (or a Namespace's workloads) alone.
+	AnnotationSkip = config.AnnotationPrefix + "skip"
+	// AnnotationMode overrides spec.mode for the workload.
+	AnnotationMode = config.AnnotationPrefix + "mode"
+	// AnnotationWaitBeforeExit overrides every sidecar's waitBeforeExit for the workload.
+	AnnotationWaitBeforeExit = config.AnnotationPrefix + "wait-before-exit"
+	// AnnotationAppDrainDelay overrides spec.app.drainDelay for the workload.
+	AnnotationAppDrainDelay = config.AnnotationPrefix + "app-drain-delay"
+	// LinkerdProxyAwait is Linkerd's own opt-out: "disabled" leaves linkerd-proxy's order alone.
+	LinkerdProxyAwait = "config.linkerd.io/proxy-await"
+)
+
+// sidecarPlan is one sidecar's effective settings for one workload.
+type sidecarPlan struct {
+	config.Sidecar
+	preset         preset.Preset
+	waitCommand    []string
+	waitBeforeExit time.Duration
+}
+
+// plan is a workload's effective settings: the config with its annotations applied.
+type plan struct {
+	mode       config.Mode
+	sidecars   []sidecarPlan
+	drainDelay time.Duration
+}
+
+// newPlan resolves the config and the workload's override annotations.
+func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
+	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value}
+	if v, ok := w.Annotation(AnnotationMode); ok {
+		switch m := config.Mode(v); m {
+		case config.ModeOrdered, config.ModeNative, config.ModeAuto:
+			p.mode = m
+		default:
+			return p, fmt.Errorf("annotation %s: %q is not one of ordered, native, auto", AnnotationMode, v)
+		}
+	}
+	if p.mode == config.ModeAuto {
+		p.mode = config.ModeOrdered
+		if spec.Version().AtLeast(config.NativeSidecarMinor) {
+			p.mode = config.ModeNative
+		}
+	}
+	if p.mode == config.ModeNative && !spec.Version().AtLeast(config.NativeSidecarMinor) {
+		return p, fmt.Errorf("native sidecars need kubernetesVersion >= 1.%d, got %s (mode from annotation %s)",
+			config.NativeSidecarMinor, spec.Version(), AnnotationMode)
+	}
+	if v, ok := w.Annotation(AnnotationAppDrainDelay); ok {
+		d, err := config.ParseDuration(v)
+		if err != nil {
+			return p, fmt.Errorf("annotation %s: %v", AnnotationAppDrainDelay, err)
+		}
+		p.drainDelay = d
+	}
+	exitOverride, hasExitOverride := w.Annotation(AnnotationWaitBeforeExit)
+	var exit time.Duration
+	if hasExitOverride {
+		d, err := config.ParseDuration(exitOverride)
+		if err != nil {
+			return p, fmt.Errorf("annotation %s: %v", AnnotationWaitBeforeExit, err)
+		}
+		exit = d
+	}
+	linkerdAwait, _ := w.Annotation(LinkerdProxyAwait)
+	for _, sc := range spec.Sidecars {
+		pr, _ := preset.Lookup(sc.Preset)
+		if pr.Name == preset.Linkerd && linkerdAwait == "disabled" {
+			continue
+		}
+		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value}
+		if sc.WaitForReady != nil {
+			sp.waitCommand = sc.WaitForReady.Command
+		}
+		if hasExitOverride {
+			sp.waitBeforeExit = exit
+		}
+		p.sidecars = append(p.sidecars, sp)
+	}
+	return p, nil
+}
+
+// hasTimeout reports whether a wait command carries a timeout the function
+// recognises: a flag or argument that names a timeout or a maximum, or the
+// timeout program.
+func hasTimeout(cmd []string) bool {
+	for i, a := range cmd {
+		l := strings.ToLower(a)
+		if strings.Contains(l, "timeout") || strings.HasPrefix(l, "--max") || (i == 0 && path.Base(l) == "timeout") {
+			return true
+		}
+	}
+	return false
+}

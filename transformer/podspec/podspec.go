@@ -1,0 +1,107 @@
+// Package podspec looks up containers in a pod spec node by name, never by
+// index, for both containers and initContainers.
+package podspec
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Container list fields of a pod spec.
+const (
+	// Containers is spec.containers.
+	Containers = "containers"
+	// InitContainers is spec.initContainers.
+	InitContainers = "initContainers"
+)
+
+// List returns the named container list of the pod spec, or nil when absent
+// or not a list.
+func List(spec *yaml.RNode, field string) *yaml.RNode {
+	seq, err := spec.Pipe(yaml.Lookup(field))
+	if err != nil || seq == nil || seq.YNode().Kind != yaml.SequenceNode {
+		return nil
+	}
+	return seq
+}
+
+// Name returns a container node's name.
+func Name(c *yaml.Node) string {
+	if c.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(c.Content); i += 2 {
+		if c.Content[i].Value == "name" {
+			return c.Content[i+1].Value
+		}
+	}
+	return ""
+}
+
+// Find returns the container with the given name in the named list, or nil.
+func Find(spec *yaml.RNode, field, name string) *yaml.RNode {
+	seq := List(spec, field)
+	if seq == nil {
+		return nil
+	}
+	for _, c := range seq.YNode().Content {
+		if Name(c) == name {
+			return yaml.NewRNode(c)
+		}
+	}
+	return nil
+}
+
+// Names returns the container names of the named list, in order.
+func Names(spec *yaml.RNode, field string) []string {
+	seq := List(spec, field)
+	if seq == nil {
+		return nil
+	}
+	var names []string
+	for _, c := range seq.YNode().Content {
+		names = append(names, Name(c))
+	}
+	return names
+}
+
+// CheckNames returns an error when a container is not a mapping, has no name,
+// or shares its name with another container or init container: such a pod
+// is invalid and cannot be edited safely by name.
+func CheckNames(spec *yaml.RNode) error {
+	seen := map[string]string{}
+	for _, field := range []string{InitContainers, Containers} {
+		if n, err := spec.Pipe(yaml.Lookup(field)); err == nil && n != nil && n.YNode().Kind != yaml.SequenceNode && !n.IsNil() {
+			return fmt.Errorf("%s is not a list", field)
+		}
+		seq := List(spec, field)
+		if seq == nil {
+			continue
+		}
+		for i, c := range seq.YNode().Content {
+			name := Name(c)
+			if c.Kind != yaml.MappingNode || name == "" {
+				return fmt.Errorf("%s[%d] has no name", field, i)
+			}
+			if other, dup := seen[name]; dup {
+				return fmt.Errorf("container name %q is used twice (%s and %s): container names must be unique", name, other, field)
+			}
+			seen[name] = field
+		}
+	}
+	return nil
+}
+
+// All returns every container node of both lists, init containers first.
+func All(spec *yaml.RNode) []*yaml.RNode {
+	var out []*yaml.RNode
+	for _, field := range []string{InitContainers, Containers} {
+		if seq := List(spec, field); seq != nil {
+			for _, c := range seq.YNode().Content {
+				out = append(out, yaml.NewRNode(c))
+			}
+		}
+	}
+	return out
+}

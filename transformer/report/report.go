@@ -1,0 +1,33 @@
+// Package report collects what the edits of one workload changed, warned
+// about and failed on.
+package report
+
+import "fmt"
+
+// Log collects the changes, warnings and errors of one workload's edits.
+type Log struct {
+	// Changes says what was changed, one line each.
+	Changes []string
+	// Warnings says what may not work as asked.
+	Warnings []string
+	// Errors says what cannot be done; any error leaves the input unchanged.
+	Errors []string
+}
+
+// Change records a change.
+func (l *Log) Change(format string, args ...any) {
+	l.Changes = append(l.Changes, fmt.Sprintf(format, args...))
+}
+
+// Warn records a warning.
+func (l *Log) Warn(format string, args ...any) {
+	l.Warnings = append(l.Warnings, fmt.Sprintf(format, args...))
+}
+
+// Fail records an error.
+func (l *Log) Fail(format string, args ...any) {
+	l.Errors = append(l.Errors, fmt.Sprintf(format, args...))
+}
+
+// Failed reports whether any error was recorded.
+func (l *Log) Failed() bool { return len(l.Errors) > 0 }

@@ -1,0 +1,126 @@
+package transformer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// Summary counts the outcomes of a run for the closing result.
+type Summary struct {
+	counts [Failed + 1]int
+}
+
+// Add counts one outcome.
+func (s *Summary) Add(o Outcome) { s.counts[o]++ }
+
+// Message is the closing summary line.
+func (s *Summary) Message(action config.Action) string {
+	c := s.counts
+	if action == config.ActionValidate {
+		return fmt.Sprintf("validate: %s not as configured, skipped %d",
+			plural(c[Ordered]+c[Converted]+c[Annotated], "workload"), c[Skipped])
+	}
+	msg := fmt.Sprintf("ordered %s, converted %d to native sidecars, annotated %d, skipped %d",
+		plural(c[Ordered], "workload"), c[Converted], c[Annotated], c[Skipped])
+	if c[Failed] > 0 {
+		msg += fmt.Sprintf("; %s failed, so nothing was changed", plural(c[Failed], "workload"))
+	}
+	return msg
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ref returns the result's resourceRef and file for an item.
+func ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
+	meta, _ := item.GetMeta()
+	r := &fn.ResourceRef{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Name, Namespace: meta.Namespace}
+	path, index, _ := kioutil.GetFileAnnotations(item)
+	if path == "" {
+		return r, nil
+	}
+	i, _ := strconv.Atoi(index)
+	return r, &fn.File{Path: path, Index: i}
+}
+
+// itemResults turns one item's log into results: an info result listing the
+// changes, one result per warning and error. In validate mode the changes are
+// errors: the workload is not as the config asks.
+func itemResults(item *yaml.RNode, r ItemResult, action config.Action) fn.Results {
+	resRef, file := ref(item)
+	var out fn.Results
+	add := func(sev fn.Severity, msg string) {
+		out = append(out, &fn.Result{Message: msg, Severity: sev, ResourceRef: resRef, File: file})
+	}
+	if len(r.Log.Changes) > 0 && !r.Log.Failed() {
+		if action == config.ActionValidate {
+			add(fn.Error, "not ordered as configured; the mutate action would: "+strings.Join(r.Log.Changes, "; "))
+		} else {
+			add(fn.Info, strings.Join(r.Log.Changes, "; "))
+		}
+	}
+	for _, w := range r.Log.Warnings {
+		add(fn.Warning, w)
+	}
+	for _, e := range r.Log.Errors {
+		add(fn.Error, e)
+	}
+	return out
+}
+
+// ConfigResults turns config errors into error results that name the field.
+func ConfigResults(err error) fn.Results {
+	var out fn.Results
+	if errs, ok := err.(config.Errors); ok {
+		for _, e := range errs {
+			out = append(out, &fn.Result{Message: e.Message, Severity: fn.Error, Field: fieldOf(e.Path)})
+		}
+		return out
+	}
+	return fn.Results{{Message: err.Error(), Severity: fn.Error}}
+}
+
+func fieldOf(path string) *fn.Field {
+	if path == "" {
+		return nil
+	}
+	return &fn.Field{Path: path}
+}
+
+// Transform edits every item and returns the items to write with the
+// results. When any result is an error, or the action is validate, the
+// input items are returned unchanged.
+func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
+	for _, item := range items {
+		t.NoteNamespace(item)
+	}
+	out := make([]*yaml.RNode, len(items))
+	var results fn.Results
+	var sum Summary
+	for i, item := range items {
+		r := t.Item(item)
+		out[i] = r.Node
+		sum.Add(r.Outcome)
+		results = append(results, itemResults(item, r, t.Config.Spec.Action)...)
+	}
+	failed := false
+	for _, r := range results {
+		failed = failed || r.Severity == fn.Error
+	}
+	if failed || t.Config.Spec.Action == config.ActionValidate {
+		out = items
+	}
+	results = append(results, &fn.Result{Message: sum.Message(t.Config.Spec.Action), Severity: fn.Info})
+	return out, results
+}

@@ -1,0 +1,134 @@
+// Package transformer is the sidecar-lifecycle library: it applies a
+// SidecarLifecycle config to KRM resources as kyaml RNode edits that keep
+// comments, and reports what it did as KRM function results.
+package transformer
+
+import (
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+)
+
+// Outcome says what happened to one workload.
+type Outcome int
+
+// Outcomes, counted in the closing summary.
+const (
+	// Untouched is a resource the function does not handle or left as it was.
+	Untouched Outcome = iota
+	// Ordered is a workload whose sidecars were ordered in spec.containers.
+	Ordered
+	// Converted is a workload whose sidecars became native sidecars.
+	Converted
+	// Annotated is a workload that got the mesh's own annotations.
+	Annotated
+	// Skipped is a workload left alone by an annotation or its Namespace.
+	Skipped
+	// Failed is a workload with an error result.
+	Failed
+)
+
+// ItemResult is the edit of one item: the node to write and what was done.
+type ItemResult struct {
+	// Node is the edited copy, or the input node when nothing changed.
+	Node *yaml.RNode
+	// Outcome says what was done.
+	Outcome Outcome
+	// Log lists the changes, warnings and errors.
+	Log report.Log
+}
+
+// Transformer applies a loaded config to resources.
+type Transformer struct {
+	// Config is the loaded, defaulted and validated functionConfig.
+	Config *config.SidecarLifecycle
+	// SkipNamespaces are namespaces whose workloads are left alone.
+	SkipNamespaces map[string]bool
+}
+
+// New returns a Transformer for the config.
+func New(cfg *config.SidecarLifecycle) *Transformer {
+	return &Transformer{Config: cfg, SkipNamespaces: map[string]bool{}}
+}
+
+// NoteNamespace records a Namespace item annotated to skip its workloads.
+func (t *Transformer) NoteNamespace(item *yaml.RNode) {
+	if item.GetKind() == "Namespace" && item.GetApiVersion() == "v1" && item.GetAnnotations()[AnnotationSkip] == "true" {
+		t.SkipNamespaces[item.GetName()] = true
+	}
+}
+
+// Item edits one item. It never edits the input node: changes are made on a
+// copy, which is returned only when something changed and nothing failed.
+func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
+	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
+		return ItemResult{Node: item}
+	}
+	if v, _ := w.Annotation(AnnotationSkip); v == "true" || t.SkipNamespaces[w.Namespace] {
+		return ItemResult{Node: item, Outcome: Skipped}
+	}
+	res := ItemResult{Node: item}
+	p, err := newPlan(w, &t.Config.Spec)
+	if err != nil {
+		res.Log.Fail("%v", err)
+		res.Outcome = Failed
+		return res
+	}
+	copied := *w
+	copied.Node = item.Copy()
+	outcome, err := t.edit(&copied, p, &res.Log)
+	if err != nil {
+		res.Log.Fail("%v", err)
+	}
+	switch {
+	case res.Log.Failed():
+		res.Outcome = Failed
+	case len(res.Log.Changes) > 0:
+		res.Node, res.Outcome = copied.Node, outcome
+	}
+	return res
+}
+
+// edit runs the filters of the workload's mode on its pod spec.
+func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, error) {
+	spec, err := w.PodSpec()
+	if err != nil || spec == nil {
+		return Untouched, err
+	}
+	if spec.YNode().Kind != yaml.MappingNode {
+		return Untouched, fmt.Errorf("%s is not a mapping", strings.Join(w.SpecPath, "."))
+	}
+	if err := podspec.CheckNames(spec); err != nil {
+		return Untouched, err
+	}
+	filters, outcome := t.orderedFilters(w, spec, p, log)
+	for _, f := range filters {
+		if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
+			return Untouched, err
+		}
+	}
+	return outcome, nil
+}
+
+// Filter is the whole transformation as a kio.Filter, for kyaml pipelines and
+// for Go programs embedding kustomize. It returns an error, and the input
+// unchanged, when any workload fails.
+func (t *Transformer) Filter(items []*yaml.RNode) ([]*yaml.RNode, error) {
+	out, results := t.Transform(items)
+	for _, r := range results {
+		if r.Severity == "error" {
+			return items, fmt.Errorf("sidecar-lifecycle: %s", r.String())
+		}
+	}
+	return out, nil
+}
+
+var _ kio.Filter = &Transformer{}

@@ -1,0 +1,110 @@
+// Package workload finds the pod spec of pod-bearing resources, selects
+// workloads by the config's targets and reads per-workload annotations.
+package workload
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// builtIn lists the built-in pod-bearing kinds by group and kind, with the
+// path of their pod spec.
+var builtIn = []config.PodSpecPath{
+	{Group: "", Kind: "Pod", Path: "spec"},
+	{Group: "apps", Kind: "Deployment", Path: "spec/template/spec"},
+	{Group: "apps", Kind: "StatefulSet", Path: "spec/template/spec"},
+	{Group: "apps", Kind: "DaemonSet", Path: "spec/template/spec"},
+	{Group: "apps", Kind: "ReplicaSet", Path: "spec/template/spec"},
+	{Group: "", Kind: "ReplicationController", Path: "spec/template/spec"},
+	{Group: "batch", Kind: "Job", Path: "spec/template/spec"},
+	{Group: "batch", Kind: "CronJob", Path: "spec/jobTemplate/spec/template/spec"},
+	{Group: "argoproj.io", Kind: "Rollout", Path: "spec/template/spec"},
+	{Group: "apps.kruise.io", Kind: "CloneSet", Path: "spec/template/spec"},
+}
+
+// Workload is a resource that carries a pod spec.
+type Workload struct {
+	// Node is the whole resource.
+	Node *yaml.RNode
+	// Group, Version and Kind identify the resource's type.
+	Group, Version, Kind string
+	// Name and Namespace identify the resource.
+	Name, Namespace string
+	// SpecPath is the path of the pod spec inside Node.
+	SpecPath []string
+}
+
+// Find returns the workload for node when its kind carries a pod spec, using
+// the built-in kinds and then extra. It returns false for anything else.
+func Find(node *yaml.RNode, extra []config.PodSpecPath) (*Workload, bool) {
+	if node == nil || node.YNode().Kind != yaml.MappingNode {
+		return nil, false
+	}
+	group, version := splitAPIVersion(node.GetApiVersion())
+	kind := node.GetKind()
+	for _, list := range [][]config.PodSpecPath{extra, builtIn} {
+		for _, p := range list {
+			if p.Kind == kind && p.Group == group && (p.Version == "" || p.Version == version) {
+				meta, _ := node.GetMeta()
+				return &Workload{
+					Node: node, Group: group, Version: version, Kind: kind,
+					Name: meta.Name, Namespace: meta.Namespace,
+					SpecPath: strings.Split(strings.Trim(p.Path, "/"), "/"),
+				}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func splitAPIVersion(apiVersion string) (group, version string) {
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i], apiVersion[i+1:]
+	}
+	return "", apiVersion
+}
+
+// PodSpec returns the pod spec node, or nil when the resource has none.
+func (w *Workload) PodSpec() (*yaml.RNode, error) {
+	return w.Node.Pipe(yaml.Lookup(w.SpecPath...))
+}
+
+// TemplateMetaPath is the path of the pod template's metadata: the pod's own
+// metadata for a Pod, the sibling of the pod spec otherwise.
+func (w *Workload) TemplateMetaPath() []string {
+	if len(w.SpecPath) == 1 {
+		return []string{yaml.MetadataField}
+	}
+	p := append([]string(nil), w.SpecPath[:len(w.SpecPath)-1]...)
+	return append(p, yaml.MetadataField)
+}
+
+// IsJob reports whether the workload runs to completion (Job, CronJob).
+func (w *Workload) IsJob() bool {
+	return w.Group == "batch" && (w.Kind == "Job" || w.Kind == "CronJob")
+}
+
+// Annotation returns an annotation from the pod template's metadata or, when
+// it is not there, from the workload's own metadata.
+func (w *Workload) Annotation(key string) (string, bool) {
+	for _, p := range [][]string{w.TemplateMetaPath(), {yaml.MetadataField}} {
+		n, err := w.Node.Pipe(yaml.Lookup(append(p, yaml.AnnotationsField, key)...))
+		if err == nil && n != nil {
+			return yaml.GetValue(n), true
+		}
+	}
+	return "", false
+}
+
+// Labels returns the workload's own labels.
+func (w *Workload) Labels() map[string]string {
+	return w.Node.GetLabels()
+}
+
+// Annotations returns the workload's own annotations.
+func (w *Workload) Annotations() map[string]string {
+	return w.Node.GetAnnotations()
+}
