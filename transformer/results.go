@@ -99,28 +99,33 @@ func fieldOf(path string) *fn.Field {
 }
 
 // Transform edits every item and returns the items to write with the
-// results. When any result is an error, or the action is validate, the
-// input items are returned unchanged.
+// results. When any workload fails, or the action is validate, the input
+// items are returned unchanged and no change is reported.
 func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	for _, item := range items {
 		t.NoteNamespace(item)
 	}
+	edited := make([]ItemResult, len(items))
+	failed := false
+	for i, item := range items {
+		edited[i] = t.Item(item)
+		failed = failed || edited[i].Outcome == Failed
+	}
+	action := t.Config.Spec.Action
 	out := make([]*yaml.RNode, len(items))
 	var results fn.Results
 	var sum Summary
-	for i, item := range items {
-		r := t.Item(item)
+	for i, r := range edited {
 		out[i] = r.Node
+		if failed || action == config.ActionValidate {
+			out[i] = items[i]
+		}
+		if failed && r.Outcome != Failed {
+			r.Log.Changes = nil
+		}
 		sum.Add(r.Outcome)
-		results = append(results, itemResults(item, r, t.Config.Spec.Action)...)
+		results = append(results, itemResults(items[i], r, action)...)
 	}
-	failed := false
-	for _, r := range results {
-		failed = failed || r.Severity == fn.Error
-	}
-	if failed || t.Config.Spec.Action == config.ActionValidate {
-		out = items
-	}
-	results = append(results, &fn.Result{Message: sum.Message(t.Config.Spec.Action), Severity: fn.Info})
+	results = append(results, &fn.Result{Message: sum.Message(action), Severity: fn.Info})
 	return out, results
 }

@@ -89,7 +89,16 @@ func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
 		errs = append(errs, typeError(err))
 	}
 	for _, se := range strictErrs {
-		errs = append(errs, FieldError{Message: se.Error()})
+		var fe sigsjson.FieldError
+		if errors.As(se, &fe) {
+			msg := "unknown field"
+			if strings.HasPrefix(se.Error(), "duplicate field") {
+				msg = "duplicate field"
+			}
+			errs = append(errs, FieldError{Path: fe.FieldPath(), Message: msg})
+			continue
+		}
+		errs = append(errs, FieldError{Path: "functionConfig", Message: se.Error()})
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -64,7 +64,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	if !ok {
 		add(at+".preset", fmt.Sprintf("unknown preset %q: use one of %s", sc.Preset, presetNames()))
 	}
-	if sc.Name == "" {
+	if sc.Name == "" && ok {
 		add(at+".name", "is required when preset is none")
 	}
 	if sc.WaitForReady != nil && len(sc.WaitForReady.Command) == 0 {
@@ -75,7 +75,9 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 			add(fmt.Sprintf("%s.sleepCommand[%d]", at, j), "must not be empty")
 		}
 	}
-	oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
+	if ok {
+		oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
+	}
 	if !parseDuration(add, at+".waitBeforeExit", &sc.WaitBeforeExit) || !ok || !versionOK {
 		return
 	}
@@ -87,7 +89,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 // NoSleepBinary is the message for an exit delay that the sidecar's image cannot sleep for.
 func NoSleepBinary(presetName string, v Version) string {
 	return fmt.Sprintf("the %s image has no sleep binary and kubernetesVersion %s has no sleep action: "+
-		"set kubernetesVersion to 1.%d or newer (lifecycle sleep action), use mode native, or give sleepCommand",
+		"set kubernetesVersion to 1.%d or newer (lifecycle sleep action), use mode native, give sleepCommand, or drop waitBeforeExit and use the proxy's own --max-sigterm-delay flag",
 		presetName, v, SleepActionMinor)
 }
 

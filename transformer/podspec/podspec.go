@@ -85,7 +85,11 @@ func CheckNames(spec *yaml.RNode) error {
 				return fmt.Errorf("%s[%d] has no name", field, i)
 			}
 			if other, dup := seen[name]; dup {
-				return fmt.Errorf("container name %q is used twice (%s and %s): container names must be unique", name, other, field)
+				where := "in " + field
+				if other != field {
+					where = fmt.Sprintf("in %s and %s", other, field)
+				}
+				return fmt.Errorf("container name %q is used twice %s: container names must be unique", name, where)
 			}
 			seen[name] = field
 		}
