@@ -36,11 +36,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := transformer.Run(stdin, stdout); err != nil {
-		if !errors.Is(err, transformer.ErrResults) {
+		var results *transformer.ResultsError
+		if !errors.As(err, &results) {
 			fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
-		} else {
-			fmt.Fprintln(stderr, "sidecar-lifecycle: error results; the items were left unchanged")
+			return 1
 		}
+		for _, line := range results.Errors {
+			fmt.Fprintf(stderr, "sidecar-lifecycle: %s\n", line)
+		}
+		fmt.Fprintln(stderr, "sidecar-lifecycle: nothing was changed")
 		return 1
 	}
 	return 0

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
@@ -21,8 +22,6 @@ const (
 	AnnotationWaitBeforeExit = config.AnnotationPrefix + "wait-before-exit"
 	// AnnotationAppDrainDelay overrides spec.app.drainDelay for the workload.
 	AnnotationAppDrainDelay = config.AnnotationPrefix + "app-drain-delay"
-	// LinkerdProxyAwait is Linkerd's own opt-out: "disabled" leaves linkerd-proxy's order alone.
-	LinkerdProxyAwait = "config.linkerd.io/proxy-await"
 )
 
 // sidecarPlan is one sidecar's effective settings for one workload.
@@ -77,10 +76,9 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 		}
 		exit = d
 	}
-	linkerdAwait, _ := w.Annotation(LinkerdProxyAwait)
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
-		if pr.Name == preset.Linkerd && linkerdAwait == "disabled" {
+		if optedOut(w, pr.Name) {
 			continue
 		}
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value}
@@ -93,6 +91,22 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 		p.sidecars = append(p.sidecars, sp)
 	}
 	return p, nil
+}
+
+// optedOut reports whether the workload uses its mesh's own switch to turn
+// ordering off: Linkerd's proxy-await "disabled", or Istio's ProxyConfig
+// holdApplicationUntilProxyStarts: false.
+func optedOut(w *workload.Workload, presetName string) bool {
+	switch presetName {
+	case preset.Linkerd:
+		v, _ := w.Annotation(annotate.LinkerdProxyAwait)
+		return v == "disabled"
+	case preset.Istio:
+		cfg, _ := w.Annotation(annotate.IstioProxyConfig)
+		hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts")
+		return ok && hold == "false"
+	}
+	return false
 }
 
 // hasTimeout reports whether a wait command carries a timeout the function

@@ -65,7 +65,7 @@ func itemResults(item *yaml.RNode, r ItemResult, action config.Action) fn.Result
 	}
 	if len(r.Log.Changes) > 0 && !r.Log.Failed() {
 		if action == config.ActionValidate {
-			add(fn.Error, "not ordered as configured; the mutate action would: "+strings.Join(r.Log.Changes, "; "))
+			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which would: "+strings.Join(r.Log.Changes, "; "))
 		} else {
 			add(fn.Info, strings.Join(r.Log.Changes, "; "))
 		}

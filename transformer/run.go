@@ -17,6 +17,44 @@ import (
 // ErrResults is returned by Run when the output carries error results.
 var ErrResults = errors.New("the function reported errors; see results")
 
+// ResultsError is Run's error when the output carries error results: it
+// lists them, because kustomize shows only stderr when a function fails.
+type ResultsError struct {
+	// Errors are the error results, one line each.
+	Errors []string
+}
+
+// Error joins the error results.
+func (e *ResultsError) Error() string { return strings.Join(e.Errors, "; ") }
+
+// Is makes errors.Is(err, ErrResults) true.
+func (e *ResultsError) Is(target error) bool { return target == ErrResults }
+
+func resultsError(results fn.Results) error {
+	e := &ResultsError{}
+	for _, r := range results {
+		if r.Severity != fn.Error {
+			continue
+		}
+		line := r.Message
+		switch {
+		case r.Field != nil && r.Field.Path != "":
+			line = r.Field.Path + ": " + line
+		case r.ResourceRef != nil:
+			line = fmt.Sprintf("%s %s: %s", r.ResourceRef.Kind, qualifiedName(r.ResourceRef), line)
+		}
+		e.Errors = append(e.Errors, line)
+	}
+	return e
+}
+
+func qualifiedName(r *fn.ResourceRef) string {
+	if r.Namespace == "" {
+		return r.Name
+	}
+	return r.Namespace + "/" + r.Name
+}
+
 // Process is the kpt function SDK processor: it loads the functionConfig,
 // transforms the items and sets the results. It reports failure when any
 // result is an error; the items are then left as they were.
@@ -83,7 +121,7 @@ func Run(r io.Reader, w io.Writer) (err error) {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	if !ok {
-		return ErrResults
+		return resultsError(rl.Results)
 	}
 	return nil
 }

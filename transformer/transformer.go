@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
@@ -97,7 +98,8 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	return res
 }
 
-// edit runs the filters of the workload's mode on its pod spec.
+// edit runs the filters of the workload's mode on its pod spec, and the
+// mesh annotations for sidecars the mesh injects at admission.
 func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, error) {
 	spec, err := w.PodSpec()
 	if err != nil || spec == nil {
@@ -109,13 +111,73 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	if err := podspec.CheckNames(spec); err != nil {
 		return Untouched, err
 	}
-	filters, outcome := t.orderedFilters(w, spec, p, log)
-	for _, f := range filters {
-		if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
+	found, meshes := t.sort(spec, p, log)
+	outcome := Untouched
+	if len(found) > 0 {
+		var filters []kio.Filter
+		var mode Outcome
+		if p.mode == config.ModeNative {
+			filters, mode = t.nativeFilters(spec, found, p, log), Converted
+		} else {
+			filters, mode = t.orderedFilters(w, spec, found, p, log), Ordered
+		}
+		if err := run(filters, spec); err != nil {
 			return Untouched, err
 		}
+		outcome = mode
 	}
-	return outcome, nil
+	if len(meshes) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
+		return outcome, nil
+	}
+	meta, err := w.Node.Pipe(yaml.LookupCreate(yaml.MappingNode, w.TemplateMetaPath()...))
+	if err != nil {
+		return Untouched, err
+	}
+	before := len(log.Changes)
+	if err := run([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, meta); err != nil {
+		return Untouched, err
+	}
+	if outcome == Untouched && len(log.Changes) > before {
+		outcome = Annotated
+	}
+	if t.Config.Spec.RolloutOnChange {
+		err = run([]kio.Filter{rolloutHash{Hash: p.hash(&t.Config.Spec), Log: log}}, meta)
+	}
+	return outcome, err
+}
+
+// sort splits the plan's sidecars into those present in the pod, and the
+// meshes to annotate for absent ones; it applies ifAbsent: fail.
+func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) ([]sidecarPlan, []annotate.Mesh) {
+	var found []sidecarPlan
+	var meshes []annotate.Mesh
+	for _, sc := range p.sidecars {
+		inContainers := podspec.Find(spec, podspec.Containers, sc.Name) != nil
+		inInit := podspec.Find(spec, podspec.InitContainers, sc.Name) != nil
+		switch {
+		case inContainers || (inInit && p.mode == config.ModeNative):
+			found = append(found, sc)
+		case inInit:
+			log.Warn("%s is an init container (native sidecar); ordered mode leaves it there", sc.Name)
+		case sc.IfAbsent == config.IfAbsentFail:
+			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail)", sc.Name)
+		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates:
+			meshes = append(meshes, annotate.Mesh{
+				Preset: sc.preset.Name, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit),
+			})
+		}
+	}
+	return found, meshes
+}
+
+// run applies filters to one node; a filter's error is returned.
+func run(filters []kio.Filter, node *yaml.RNode) error {
+	for _, f := range filters {
+		if _, err := f.Filter([]*yaml.RNode{node}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Filter is the whole transformation as a kio.Filter, for kyaml pipelines and

@@ -29,6 +29,10 @@ type Filter struct {
 	Policy config.GracePolicy
 	// Margin is added to the longest preStop.
 	Margin time.Duration
+	// Floor is a delay to cover even when no preStop sleeps that long: a
+	// native sidecar's configured waitBeforeExit, so that switching modes
+	// never shortens the grace period.
+	Floor int64
 	// Log receives what changed.
 	Log *report.Log
 }
@@ -59,7 +63,7 @@ func Longest(spec *yaml.RNode) (int64, string) {
 	var name string
 	for _, c := range podspec.All(spec) {
 		if s, ok := hook.SleepSeconds(c, hook.PreStop); ok && s > longest {
-			longest, name = s, podspec.Name(c.YNode())
+			longest, name = s, "preStop of "+podspec.Name(c.YNode())
 		}
 	}
 	return longest, name
@@ -67,6 +71,9 @@ func Longest(spec *yaml.RNode) (int64, string) {
 
 func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	longest, name := Longest(spec)
+	if f.Floor > longest {
+		longest, name = f.Floor, "waitBeforeExit"
+	}
 	if longest == 0 {
 		return spec, nil
 	}
@@ -78,10 +85,10 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 			if err := spec.PipeE(yaml.SetField(Field, hook.Int(required))); err != nil {
 				return nil, err
 			}
-			f.Log.Change("raised %s from %d to %d (preStop of %s %ds + margin %s)", Field, current, required, name, longest, f.Margin)
+			f.Log.Change("raised %s from %d to %d (%s %ds + margin %s)", Field, current, required, name, longest, f.Margin)
 			current = required
 		case config.GraceWarn:
-			f.Log.Warn("%s is %d, shorter than the preStop of %s (%ds) + margin %s = %d: the pod may be killed before it drains",
+			f.Log.Warn("%s is %d, shorter than %s (%ds) + margin %s = %d: the pod may be killed before it drains",
 				Field, current, name, longest, f.Margin, required)
 		}
 	}

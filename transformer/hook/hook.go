@@ -146,19 +146,69 @@ func Remove(container *yaml.RNode, name string) error {
 	return RemoveField(container, "lifecycle", name)
 }
 
-// RemoveField deletes parent.field, and parent when it is left empty.
+// RemoveField deletes parent.field, and parent when it is left empty. The
+// comments written on what is removed move to the entry that takes its
+// place, or to the one before it, so that no comment is lost.
 func RemoveField(container *yaml.RNode, parent, field string) error {
-	p, err := container.Pipe(yaml.Lookup(parent))
-	if err != nil || p == nil {
-		return err
+	p := container.Field(parent)
+	if p == nil || p.Value.YNode().Kind != yaml.MappingNode {
+		return nil
 	}
-	if _, err := p.Pipe(yaml.Clear(field)); err != nil {
-		return err
+	m := p.Value.YNode()
+	comments, at := removeKey(m, field)
+	if at < 0 {
+		return nil
 	}
-	if len(p.YNode().Content) == 0 {
-		_, err = container.Pipe(yaml.Clear(parent))
+	if len(m.Content) > 0 {
+		attach(m, at, comments)
+		return nil
 	}
-	return err
+	more, at := removeKey(container.YNode(), parent)
+	attach(container.YNode(), at, append(more, comments...))
+	return nil
+}
+
+// removeKey deletes key from the mapping and returns every comment written on
+// the entry, and the entry's index.
+func removeKey(m *yaml.Node, key string) ([]string, int) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			comments := collect(m.Content[i], collect(m.Content[i+1], nil))
+			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
+			return comments, i
+		}
+	}
+	return nil, -1
+}
+
+func collect(n *yaml.Node, out []string) []string {
+	for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	for _, k := range n.Content {
+		out = collect(k, out)
+	}
+	return out
+}
+
+// attach writes comments above the mapping entry at index at, or below the
+// last entry when at is past the end, or on the mapping when it is empty.
+func attach(m *yaml.Node, at int, comments []string) {
+	if len(comments) == 0 {
+		return
+	}
+	text := strings.Join(comments, "\n")
+	switch {
+	case at < len(m.Content):
+		m.Content[at].HeadComment = strings.TrimSpace(text + "\n" + m.Content[at].HeadComment)
+	case len(m.Content) >= 2:
+		last := m.Content[len(m.Content)-2]
+		last.FootComment = strings.TrimSpace(last.FootComment + "\n" + text)
+	default:
+		m.FootComment = strings.TrimSpace(m.FootComment + "\n" + text)
+	}
 }
 
 // Equal reports whether two argv lists are the same.

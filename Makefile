@@ -1,0 +1,64 @@
+# sidecar-lifecycle: build, test and run the examples.
+#
+# Only Go is needed on a fresh machine: `make tools` installs kustomize into
+# bin/. The kpt example needs kpt on PATH.
+
+SHELL := /usr/bin/env bash
+.DEFAULT_GOAL := help
+
+BIN := $(CURDIR)/bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+KUSTOMIZE_VERSION := v5.8.2
+KUSTOMIZE := $(BIN)/kustomize
+KPT_VERSION := v1.0.0-beta.56
+
+# Fuzz targets as package:Func; each runs for FUZZTIME.
+FUZZ_TARGETS ?= ./transformer:FuzzRun
+FUZZTIME ?= 20s
+
+.PHONY: help build tools demo test verify e2e fuzz clean
+
+help: ## List the targets
+	@echo "Targets:"
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## Build bin/sidecar-lifecycle
+	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle ./fn
+
+tools: ## Install kustomize v5.8.2 into bin/ and check for kpt
+	@if [ "$$($(KUSTOMIZE) version 2>/dev/null)" != "$(KUSTOMIZE_VERSION)" ]; then \
+		echo "installing kustomize $(KUSTOMIZE_VERSION) into $(BIN)"; \
+		GOBIN=$(BIN) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
+	fi
+	@if ! command -v kpt >/dev/null 2>&1; then \
+		echo "kpt is not on PATH: the kpt example tests will fail."; \
+		echo "Install kpt $(KPT_VERSION) from https://github.com/kptdev/kpt/releases and put it on PATH."; \
+	fi
+
+demo: build tools ## Render examples/kustomize-exec with kustomize and the function
+	$(KUSTOMIZE) build --enable-alpha-plugins --enable-exec examples/kustomize-exec
+
+test: build tools ## Run every test: unit, golden and the examples with the real tools
+	go test -count=1 ./...
+
+verify: ## Check formatting, run go vet, then test
+	@unformatted=$$(gofmt -l .); \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt would change these files (run gofmt -w):"; echo "$$unformatted"; exit 1; \
+	fi
+	go vet ./...
+	$(MAKE) test
+
+e2e: build tools ## Run only the examples tests
+	go test -count=1 ./examples/...
+
+fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
+	@for target in $(FUZZ_TARGETS); do \
+		pkg=$${target%%:*}; name=$${target##*:}; \
+		echo "go test $$pkg -run '^$$' -fuzz '^$$name\$$' -fuzztime $(FUZZTIME)"; \
+		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
+	done
+
+clean: ## Remove bin/ (the binary and the installed tools)
+	rm -rf $(BIN)

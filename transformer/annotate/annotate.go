@@ -1,0 +1,214 @@
+// Package annotate sets a mesh's own pod-template annotations for a sidecar
+// the mesh injects at admission, so that its injector orders the proxy.
+package annotate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// The meshes' annotations.
+const (
+	// LinkerdProxyAwait makes Linkerd's injector add the linkerd-await postStart.
+	LinkerdProxyAwait = "config.linkerd.io/proxy-await"
+	// LinkerdWaitBeforeExit makes Linkerd's injector add a preStop sleep.
+	LinkerdWaitBeforeExit = "config.alpha.linkerd.io/proxy-wait-before-exit-seconds"
+	// LinkerdNativeSidecar makes Linkerd's injector add the proxy as a native sidecar.
+	LinkerdNativeSidecar = "config.alpha.linkerd.io/proxy-enable-native-sidecar"
+	// IstioProxyConfig is Istio's per-pod ProxyConfig, as YAML or JSON.
+	IstioProxyConfig = "proxy.istio.io/config"
+	// IstioNativeSidecar makes Istio's injector add the proxy as a native sidecar.
+	IstioNativeSidecar = "sidecar.istio.io/nativeSidecar"
+	// istioHold is the ProxyConfig key that holds the app until the proxy is ready.
+	istioHold = "holdApplicationUntilProxyStarts"
+	// istioDrain is the ProxyConfig key for how long the proxy drains on shutdown.
+	istioDrain = "terminationDrainDuration"
+)
+
+// Mesh is one absent sidecar whose mesh reads annotations.
+type Mesh struct {
+	// Preset is linkerd or istio.
+	Preset string
+	// Native asks the mesh for a native sidecar.
+	Native bool
+	// WaitBeforeExit is the proxy's exit delay in seconds; 0 sets none.
+	WaitBeforeExit int64
+}
+
+// Filter sets each mesh's annotations on pod template metadata nodes,
+// keeping every other annotation and every other key of Istio's ProxyConfig.
+type Filter struct {
+	// Meshes are the absent sidecars to annotate for.
+	Meshes []Mesh
+	// Log receives what changed.
+	Log *report.Log
+}
+
+var _ kio.Filter = Filter{}
+
+// Filter applies the annotations to each metadata node.
+func (f Filter) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
+	return kio.FilterAll(yaml.FilterFunc(f.filter)).Filter(metas)
+}
+
+func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
+	for _, m := range f.Meshes {
+		var err error
+		switch m.Preset {
+		case preset.Linkerd:
+			err = f.linkerd(meta, m)
+		case preset.Istio:
+			err = f.istio(meta, m)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return meta, nil
+}
+
+func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
+	if err := f.set(meta, LinkerdProxyAwait, "enabled"); err != nil {
+		return err
+	}
+	if m.Native {
+		if err := f.set(meta, LinkerdNativeSidecar, "true"); err != nil {
+			return err
+		}
+		// Linkerd refuses an exit delay on a native sidecar, and kubelet
+		// stops native sidecars last anyway.
+		return f.remove(meta, LinkerdWaitBeforeExit)
+	}
+	if m.WaitBeforeExit > 0 {
+		return f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit))
+	}
+	return nil
+}
+
+func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
+	current, _ := get(meta, IstioProxyConfig)
+	keys := [][2]any{{istioHold, true}}
+	if m.WaitBeforeExit > 0 {
+		keys = append(keys, [2]any{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)})
+	}
+	merged, err := MergeProxyConfig(current, keys)
+	if err != nil {
+		f.Log.Fail("annotation %s: %v", IstioProxyConfig, err)
+		return nil
+	}
+	if err := f.set(meta, IstioProxyConfig, merged); err != nil {
+		return err
+	}
+	if m.Native {
+		return f.set(meta, IstioNativeSidecar, "true")
+	}
+	return nil
+}
+
+// ProxyConfigValue returns a top-level key of Istio's ProxyConfig annotation value.
+func ProxyConfigValue(value, key string) (string, bool) {
+	rn, err := yaml.Parse(value)
+	if err != nil || rn.YNode().Kind != yaml.MappingNode {
+		return "", false
+	}
+	if f := rn.Field(key); f != nil {
+		return yaml.GetValue(f.Value), true
+	}
+	return "", false
+}
+
+// MergeProxyConfig sets keys in a ProxyConfig given as JSON or YAML, keeping
+// every other key. JSON (or nothing) comes back as JSON, YAML as YAML.
+func MergeProxyConfig(current string, keys [][2]any) (string, error) {
+	trimmed := strings.TrimSpace(current)
+	asJSON := trimmed == "" || strings.HasPrefix(trimmed, "{")
+	rn := yaml.NewMapRNode(nil)
+	if trimmed != "" {
+		var err error
+		if rn, err = yaml.Parse(current); err != nil || rn.YNode().Kind != yaml.MappingNode {
+			return "", fmt.Errorf("is not a YAML or JSON mapping: %q", current)
+		}
+	}
+	changed := false
+	for _, kv := range keys {
+		key := kv[0].(string)
+		want := fmt.Sprint(kv[1])
+		if f := rn.Field(key); f != nil && yaml.GetValue(f.Value) == want {
+			continue
+		}
+		v := yaml.NewStringRNode(want)
+		if _, ok := kv[1].(bool); ok {
+			v = yaml.NewScalarRNode(want)
+			v.YNode().Tag = yaml.NodeTagBool
+		}
+		if err := rn.PipeE(yaml.SetField(key, v)); err != nil {
+			return "", err
+		}
+		changed = true
+	}
+	if !changed {
+		return current, nil
+	}
+	if asJSON {
+		return orderedJSON(rn.YNode())
+	}
+	s, err := rn.String()
+	return s, err
+}
+
+// orderedJSON encodes a mapping node as compact JSON in its key order.
+func orderedJSON(n *yaml.Node) (string, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n.Content[i].Value)
+		var v any
+		if err := n.Content[i+1].Decode(&v); err != nil {
+			return "", err
+		}
+		vs, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(vs)
+	}
+	b.WriteByte('}')
+	return b.String(), nil
+}
+
+func get(meta *yaml.RNode, key string) (string, bool) {
+	n, err := meta.Pipe(yaml.Lookup(yaml.AnnotationsField, key))
+	if err != nil || n == nil {
+		return "", false
+	}
+	return yaml.GetValue(n), true
+}
+
+func (f Filter) set(meta *yaml.RNode, key, value string) error {
+	if cur, ok := get(meta, key); ok && cur == value {
+		return nil
+	}
+	f.Log.Change("set annotation %s: %q", key, value)
+	return meta.PipeE(yaml.LookupCreate(yaml.MappingNode, yaml.AnnotationsField), yaml.SetField(key, yaml.NewStringRNode(value)))
+}
+
+func (f Filter) remove(meta *yaml.RNode, key string) error {
+	if _, ok := get(meta, key); !ok {
+		return nil
+	}
+	f.Log.Change("removed annotation %s (a native sidecar needs no exit delay)", key)
+	return hook.RemoveField(meta, yaml.AnnotationsField, key)
+}

@@ -1,0 +1,136 @@
+package transformer
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/grace"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/native"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/ordered"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+)
+
+// orderedFilters returns the ordered-mode edits for the sidecars found in
+// spec.containers, and reports what ordered mode cannot guarantee.
+func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+	s := &t.Config.Spec
+	sleepAction := s.Version().AtLeast(config.SleepActionMinor)
+	names := make([]string, len(sidecars))
+	for i, sc := range sidecars {
+		names[i] = sc.Name
+	}
+	filters := []kio.Filter{ordered.MoveFirst{Names: names, Log: log}}
+	for _, sc := range sidecars {
+		filters = append(filters,
+			ordered.WaitForReady{Container: sc.Name, Command: sc.waitCommand, ExistingHooks: s.ExistingHooks, Log: log},
+			ordered.ExitDelay{
+				Container: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit),
+				Sleep:          ordered.Sleep{Action: sleepAction, Command: sc.SleepCommand},
+				NoSleepMessage: config.NoSleepBinary(sc.preset.Name, s.Version()),
+				ExistingHooks:  s.ExistingHooks, Log: log,
+			})
+	}
+	filters = append(filters, t.drainAndGrace(names, p, 0, log)...)
+	warnOrdered(w, spec, sidecars, p, log)
+	return filters
+}
+
+// nativeFilters returns the native-mode edits for the sidecars found in
+// either container list.
+func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+	convert := native.Convert{MeshInit: preset.MeshInitContainers(), Log: log}
+	names := make([]string, len(sidecars))
+	var floor int64
+	for i, sc := range sidecars {
+		names[i] = sc.Name
+		floor = max(floor, config.Seconds(sc.waitBeforeExit))
+		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
+			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.preset.StartupProbe, WaitCommand: sc.waitCommand,
+		})
+		c := podspec.Find(spec, podspec.Containers, sc.Name)
+		if c == nil {
+			c = podspec.Find(spec, podspec.InitContainers, sc.Name)
+		}
+		warnArgs(c, sc, true, log)
+	}
+	return append([]kio.Filter{convert}, t.drainAndGrace(names, p, floor, log)...)
+}
+
+// configProbe returns the config's startupProbe when it has a handler; an
+// empty one means the preset's or the readinessProbe.
+func configProbe(p *corev1.Probe) *corev1.Probe {
+	if p == nil || (p.Exec == nil && p.HTTPGet == nil && p.TCPSocket == nil && p.GRPC == nil) {
+		return nil
+	}
+	return p
+}
+
+// drainAndGrace returns the application drain delay and the grace period edits.
+func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, log *report.Log) []kio.Filter {
+	s := &t.Config.Spec
+	return []kio.Filter{
+		ordered.AppDrain{Sidecars: sidecars, Seconds: config.Seconds(p.drainDelay),
+			Sleep: ordered.Sleep{Action: s.Version().AtLeast(config.SleepActionMinor), Command: preset.DefaultSleepCommand}, Log: log},
+		grace.Filter{Policy: s.TerminationGracePeriod.Policy, Margin: s.TerminationGracePeriod.Margin.Value, Floor: floor, Log: log},
+	}
+}
+
+// warnOrdered reports what ordered mode cannot guarantee for this workload.
+func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) {
+	for i, sc := range sidecars {
+		switch {
+		case len(sc.waitCommand) == 0:
+			log.Warn("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
+		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
+			log.Warn("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
+		}
+		if p.drainDelay > 0 && sc.waitBeforeExit <= p.drainDelay {
+			log.Warn("%s would exit before the application drains: waitBeforeExit %s is not longer than app.drainDelay %s", sc.Name, sc.waitBeforeExit, p.drainDelay)
+		}
+		for _, later := range sidecars[i+1:] {
+			if sc.waitBeforeExit < later.waitBeforeExit {
+				log.Warn("%s starts before %s but would exit earlier (waitBeforeExit %s < %s)", sc.Name, later.Name, sc.waitBeforeExit, later.waitBeforeExit)
+			}
+		}
+		warnArgs(podspec.Find(spec, podspec.Containers, sc.Name), sc, false, log)
+	}
+	if w.IsJob() {
+		log.Warn("%s in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete", w.Kind)
+	}
+}
+
+// warnArgs reports flags the preset's wait command or probe need on the sidecar.
+func warnArgs(c *yaml.RNode, sc sidecarPlan, nativeMode bool, log *report.Log) {
+	if c == nil || sc.preset.Name != preset.CloudSQLProxy {
+		return
+	}
+	if !containerHasArg(c, "--health-check") {
+		log.Warn("%s has no --health-check flag: its wait command and startup probe need the proxy's health endpoints", sc.Name)
+	}
+	if nativeMode && configProbe(sc.StartupProbe) == nil && !containerHasArg(c, "--http-address") {
+		log.Warn("%s has no --http-address flag: the proxy serves its health endpoints on localhost only, which kubelet's startupProbe cannot reach; add --http-address=0.0.0.0", sc.Name)
+	}
+}
+
+// containerHasArg reports whether the container's command or args carry the flag.
+func containerHasArg(c *yaml.RNode, flag string) bool {
+	for _, field := range []string{"command", "args"} {
+		seq, err := c.Pipe(yaml.Lookup(field))
+		if err != nil || seq == nil {
+			continue
+		}
+		for _, n := range seq.YNode().Content {
+			if n.Value == flag || strings.HasPrefix(n.Value, flag+"=") || strings.HasPrefix(n.Value, flag+" ") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,220 @@
+// Package native converts sidecars into Kubernetes native sidecars: init
+// containers with restartPolicy Always and a startupProbe, placed after the
+// mesh's own init containers and before the user's.
+package native
+
+import (
+	"encoding/json"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// Sidecar is one sidecar to convert.
+type Sidecar struct {
+	// Name is the container name.
+	Name string
+	// StartupProbe, when set, is the config's probe and replaces any other.
+	StartupProbe *corev1.Probe
+	// DefaultProbe is the preset's probe, used when the container has none.
+	DefaultProbe *corev1.Probe
+	// WaitCommand is the ordered-mode wait; a postStart running its program is removed.
+	WaitCommand []string
+}
+
+// Convert moves the sidecars into spec.initContainers with restartPolicy
+// Always, after the mesh's init containers and before the others, in the
+// given order. Each gets a startupProbe (the config's, the container's own,
+// the preset's, or one made from its readinessProbe); a wait postStart and a
+// sleep preStop written for ordered mode are removed, because kubelet orders
+// start and shutdown of native sidecars itself.
+type Convert struct {
+	// Sidecars are the sidecars in start order.
+	Sidecars []Sidecar
+	// MeshInit names the mesh init containers that must run before the sidecars.
+	MeshInit []string
+	// Log receives what changed.
+	Log *report.Log
+}
+
+var _ kio.Filter = Convert{}
+
+// Filter applies the conversion to each pod spec node.
+func (f Convert) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
+	return kio.FilterAll(yaml.FilterFunc(f.filter)).Filter(specs)
+}
+
+func (f Convert) filter(spec *yaml.RNode) (*yaml.RNode, error) {
+	var moved []*yaml.Node
+	for _, sc := range f.Sidecars {
+		c := take(spec, podspec.Containers, sc.Name)
+		if c != nil {
+			f.Log.Change("moved %s to initContainers as a native sidecar", sc.Name)
+		} else if c = take(spec, podspec.InitContainers, sc.Name); c == nil {
+			continue
+		}
+		moved = append(moved, c)
+		if err := f.native(yaml.NewRNode(c), sc); err != nil {
+			return nil, err
+		}
+	}
+	if len(moved) == 0 {
+		return spec, nil
+	}
+	return spec, f.place(spec, moved)
+}
+
+// take removes the named container from the list and returns it, or nil.
+func take(spec *yaml.RNode, field, name string) *yaml.Node {
+	seq := podspec.List(spec, field)
+	if seq == nil {
+		return nil
+	}
+	content := seq.YNode().Content
+	for i, c := range content {
+		if podspec.Name(c) == name {
+			seq.YNode().Content = append(content[:i:i], content[i+1:]...)
+			return c
+		}
+	}
+	return nil
+}
+
+// place puts the sidecars into initContainers after the last mesh init
+// container, creating the list before containers when absent.
+func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
+	seq := podspec.List(spec, podspec.InitContainers)
+	if seq == nil {
+		seq = yaml.NewListRNode()
+		if err := insertBefore(spec, podspec.InitContainers, seq, podspec.Containers); err != nil {
+			return err
+		}
+	}
+	content := seq.YNode().Content
+	at := 0
+	mesh := map[string]bool{}
+	for _, n := range f.MeshInit {
+		mesh[n] = true
+	}
+	for i, c := range content {
+		if mesh[podspec.Name(c)] {
+			at = i + 1
+		}
+	}
+	placed := append(append(append([]*yaml.Node{}, content[:at]...), sidecars...), content[at:]...)
+	seq.YNode().Content = placed
+	return nil
+}
+
+// insertBefore adds field: value to the mapping just before the key before,
+// or at the end when that key is absent.
+func insertBefore(m *yaml.RNode, field string, value *yaml.RNode, before string) error {
+	content := m.YNode().Content
+	for i := 0; i+1 < len(content); i += 2 {
+		if content[i].Value == before {
+			key := yaml.NewScalarRNode(field).YNode()
+			m.YNode().Content = append(append(append([]*yaml.Node{}, content[:i]...), key, value.YNode()), content[i:]...)
+			return nil
+		}
+	}
+	return m.PipeE(yaml.SetField(field, value))
+}
+
+// native makes the container a native sidecar.
+func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
+	if cur := c.Field("restartPolicy"); cur == nil || yaml.GetValue(cur.Value) != "Always" {
+		if err := c.PipeE(yaml.SetField("restartPolicy", yaml.NewScalarRNode("Always"))); err != nil {
+			return err
+		}
+		f.Log.Change("set restartPolicy Always on %s", sc.Name)
+	}
+	if err := f.startupProbe(c, sc); err != nil {
+		return err
+	}
+	if cmd, ok := hook.Exec(c, hook.PostStart); ok && len(sc.WaitCommand) > 0 && len(cmd) > 0 && cmd[0] == sc.WaitCommand[0] {
+		if err := hook.Remove(c, hook.PostStart); err != nil {
+			return err
+		}
+		f.Log.Change("removed the postStart wait of %s (kubelet waits on its startupProbe)", sc.Name)
+	}
+	if _, ok := hook.SleepSeconds(c, hook.PreStop); ok {
+		if err := hook.Remove(c, hook.PreStop); err != nil {
+			return err
+		}
+		f.Log.Change("removed the preStop sleep of %s (kubelet stops native sidecars after the application)", sc.Name)
+	}
+	return nil
+}
+
+func (f Convert) startupProbe(c *yaml.RNode, sc Sidecar) error {
+	existing := c.Field("startupProbe")
+	var probe *yaml.RNode
+	var err error
+	var from string
+	switch {
+	case sc.StartupProbe != nil:
+		if probe, err = Probe(sc.StartupProbe); err != nil {
+			return err
+		}
+		if existing != nil && sameProbe(existing.Value, sc.StartupProbe) {
+			return nil
+		}
+		from = "the config"
+	case existing != nil:
+		return nil
+	case sc.DefaultProbe != nil:
+		if probe, err = Probe(sc.DefaultProbe); err != nil {
+			return err
+		}
+		from = "the preset"
+	default:
+		readiness := c.Field("readinessProbe")
+		if readiness == nil {
+			f.Log.Warn("%s has no startupProbe and no readinessProbe: kubelet starts the next container as soon as it has started; set startupProbe", sc.Name)
+			return nil
+		}
+		probe, from = readiness.Value.Copy(), "its readinessProbe"
+	}
+	f.Log.Change("set the startupProbe of %s from %s", sc.Name, from)
+	return c.PipeE(yaml.SetField("startupProbe", probe))
+}
+
+// Probe encodes a probe as a block-style node.
+func Probe(p *corev1.Probe) (*yaml.RNode, error) {
+	js, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	n, err := yaml.Parse(string(js)) // JSON is YAML: the field order is kept
+	if err != nil {
+		return nil, err
+	}
+	block(n.YNode())
+	return n, nil
+}
+
+// sameProbe reports whether the node decodes to the same probe.
+func sameProbe(n *yaml.RNode, p *corev1.Probe) bool {
+	js, err := n.MarshalJSON()
+	if err != nil {
+		return false
+	}
+	var got corev1.Probe
+	if json.Unmarshal(js, &got) != nil {
+		return false
+	}
+	return equality.Semantic.DeepEqual(&got, p)
+}
+
+func block(n *yaml.Node) {
+	n.Style = 0
+	for _, c := range n.Content {
+		block(c)
+	}
+}
