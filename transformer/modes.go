@@ -45,7 +45,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 // nativeFilters returns the native-mode edits for the sidecars found in
 // either container list.
 func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) []kio.Filter {
-	convert := native.Convert{MeshInit: preset.MeshInitContainers(), Log: log}
+	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
 	names := make([]string, len(sidecars))
 	var floor int64
 	for i, sc := range sidecars {

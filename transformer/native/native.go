@@ -39,6 +39,9 @@ type Convert struct {
 	Sidecars []Sidecar
 	// MeshInit names the mesh init containers that must run before the sidecars.
 	MeshInit []string
+	// ReplaceHooks removes the sidecars' other postStart and preStop hooks too
+	// (existingHooks: replace), as ordered mode would have replaced them.
+	ReplaceHooks bool
 	// Log receives what changed.
 	Log *report.Log
 }
@@ -148,6 +151,18 @@ func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
 			return err
 		}
 		f.Log.Change("removed the preStop sleep of %s (kubelet stops native sidecars after the application)", sc.Name)
+	}
+	if !f.ReplaceHooks {
+		return nil
+	}
+	for _, name := range []string{hook.PostStart, hook.PreStop} {
+		if hook.Get(c, name) == nil {
+			continue
+		}
+		if err := hook.Remove(c, name); err != nil {
+			return err
+		}
+		f.Log.Change("removed the %s hook of %s (existingHooks: replace)", name, sc.Name)
 	}
 	return nil
 }
