@@ -115,9 +115,35 @@ func Check(input, output []byte) []error {
 			if err := Valid(out.Items[i]); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %v", id, err))
 			}
+			if a, b := containerNames(in.Items[i]), containerNames(out.Items[i]); a != b {
+				errs = append(errs, fmt.Errorf("%s: containers %s became %s", id, a, b))
+			}
 		}
 	}
 	return errs
+}
+
+// containerNames lists, sorted, the names of every mapping with a name and an
+// image or command under any containers or initContainers list of the item.
+func containerNames(rn *yaml.RNode) string {
+	var names []string
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i := 0; i+1 < len(n.Content) && n.Kind == yaml.MappingNode; i += 2 {
+			k, v := n.Content[i].Value, n.Content[i+1]
+			if (k == "containers" || k == "initContainers") && v.Kind == yaml.SequenceNode {
+				for _, c := range v.Content {
+					names = append(names, value(yaml.NewRNode(c), "name"))
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(rn.YNode())
+	sort.Strings(names)
+	return fmt.Sprint(names)
 }
 
 // Comments lists every comment line of a node tree, sorted.

@@ -61,6 +61,9 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	var d time.Duration
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("%q is negative", s)
+		}
 		if n > int64(time.Duration(1<<62)/time.Second) {
 			return 0, fmt.Errorf("%q is too large", s)
 		}

@@ -39,7 +39,7 @@ func LoadBytes(b []byte) (*SidecarLifecycle, error) {
 	}
 	rn, err := yaml.Parse(string(b))
 	if err != nil {
-		return nil, Errors{{Message: fmt.Sprintf("functionConfig is not valid YAML: %v", err)}}
+		return nil, Errors{{Path: "functionConfig", Message: fmt.Sprintf("is not valid YAML: %v", err)}}
 	}
 	return Load(rn)
 }

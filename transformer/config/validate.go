@@ -97,9 +97,9 @@ func NoSleepBinary(presetName string, v Version) string {
 }
 
 func validateSelector(add func(string, string), at string, sel Selector) {
-	for field, pattern := range map[string]string{"group": sel.Group, "version": sel.Version, "kind": sel.Kind, "name": sel.Name, "namespace": sel.Namespace} {
-		if _, err := path.Match(pattern, ""); err != nil {
-			add(at+"."+field, fmt.Sprintf("%q is not a valid glob", pattern))
+	for _, f := range [][2]string{{"group", sel.Group}, {"version", sel.Version}, {"kind", sel.Kind}, {"name", sel.Name}, {"namespace", sel.Namespace}} {
+		if _, err := path.Match(f[1], ""); err != nil {
+			add(at+"."+f[0], fmt.Sprintf("%q is not a valid glob", f[1]))
 		}
 	}
 	if _, err := labels.Parse(sel.LabelSelector); err != nil {
@@ -135,24 +135,25 @@ func oneOf[T ~string](add func(string, string), at, value string, allowed ...T) 
 	add(at, fmt.Sprintf("%q is not one of %s", value, strings.Join(names, ", ")))
 }
 
+// configMapPaths maps spec field paths to the ConfigMap keys they come from.
+var configMapPaths = map[string]string{
+	"spec.kubernetesVersion":          "data.kubernetesVersion",
+	"spec.mode":                       "data.mode",
+	"spec.action":                     "data.action",
+	"spec.app.drainDelay":             "data.appDrainDelay",
+	"spec.sidecars[0].name":           "data.sidecar",
+	"spec.sidecars[0].preset":         "data.preset",
+	"spec.sidecars[0].waitBeforeExit": "data.waitBeforeExit",
+}
+
 // path maps a spec field path to the ConfigMap key it came from, for configs
 // given as a ConfigMap.
 func (c *SidecarLifecycle) path(p string) string {
 	if !c.fromConfigMap {
 		return p
 	}
-	for spec, key := range map[string]string{
-		"spec.kubernetesVersion":          "data.kubernetesVersion",
-		"spec.mode":                       "data.mode",
-		"spec.action":                     "data.action",
-		"spec.app.drainDelay":             "data.appDrainDelay",
-		"spec.sidecars[0].name":           "data.sidecar",
-		"spec.sidecars[0].preset":         "data.preset",
-		"spec.sidecars[0].waitBeforeExit": "data.waitBeforeExit",
-	} {
-		if p == spec {
-			return key
-		}
+	if key, ok := configMapPaths[p]; ok {
+		return key
 	}
 	return p
 }

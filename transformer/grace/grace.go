@@ -57,7 +57,7 @@ func Current(spec *yaml.RNode) int64 {
 	return s
 }
 
-// Longest returns the longest preStop sleep of any container and its name.
+// Longest returns the longest preStop sleep of any container, and says whose it is.
 func Longest(spec *yaml.RNode) (int64, string) {
 	var longest int64
 	var name string
@@ -82,7 +82,7 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	if current < required {
 		switch f.Policy {
 		case config.GraceRaise:
-			if err := spec.PipeE(yaml.SetField(Field, hook.Int(required))); err != nil {
+			if err := hook.SetInt(spec, Field, required); err != nil {
 				return nil, err
 			}
 			f.Log.Change("raised %s from %d to %d (%s %ds + margin %s)", Field, current, required, name, longest, f.Margin)

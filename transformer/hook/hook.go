@@ -93,7 +93,11 @@ func SleepCommandSeconds(cmd []string) (int64, bool) {
 func StringList(values ...string) *yaml.RNode {
 	seq := yaml.NewListRNode()
 	for _, v := range values {
-		seq.YNode().Content = append(seq.YNode().Content, yaml.NewStringRNode(v).YNode())
+		n := yaml.NewStringRNode(v).YNode()
+		if yaml.IsYaml1_1NonString(n) {
+			n.Style = yaml.DoubleQuotedStyle // "on", "no", "y": strings to every decoder
+		}
+		seq.YNode().Content = append(seq.YNode().Content, n)
 	}
 	return seq
 }
@@ -103,6 +107,17 @@ func Int(n int64) *yaml.RNode {
 	rn := yaml.NewScalarRNode(strconv.FormatInt(n, 10))
 	rn.YNode().Tag = yaml.NodeTagInt
 	return rn
+}
+
+// SetInt sets an integer field of a mapping, keeping the comments written on
+// the value it replaces.
+func SetInt(m *yaml.RNode, field string, n int64) error {
+	if f := m.Field(field); f != nil && f.Value.YNode().Kind == yaml.ScalarNode {
+		v := f.Value.YNode()
+		v.Value, v.Tag, v.Style = strconv.FormatInt(n, 10), yaml.NodeTagInt, 0
+		return nil
+	}
+	return m.PipeE(yaml.SetField(field, Int(n)))
 }
 
 // SetExec makes the hook an exec of cmd, replacing any other handler.
@@ -173,7 +188,7 @@ func RemoveField(container *yaml.RNode, parent, field string) error {
 func removeKey(m *yaml.Node, key string) ([]string, int) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			comments := collect(m.Content[i], collect(m.Content[i+1], nil))
+			comments := collect(m.Content[i+1], collect(m.Content[i], nil))
 			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
 			return comments, i
 		}

@@ -95,7 +95,15 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 	seq := podspec.List(spec, podspec.InitContainers)
 	if seq == nil {
 		seq = yaml.NewListRNode()
-		if err := insertBefore(spec, podspec.InitContainers, seq, podspec.Containers); err != nil {
+		var err error
+		if spec.Field(podspec.InitContainers) != nil { // initContainers: null
+			// SetField copies into the existing node: use that one.
+			err = spec.PipeE(yaml.SetField(podspec.InitContainers, seq))
+			seq = podspec.List(spec, podspec.InitContainers)
+		} else {
+			err = insertBefore(spec, podspec.InitContainers, seq, podspec.Containers)
+		}
+		if err != nil {
 			return err
 		}
 	}

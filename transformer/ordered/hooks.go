@@ -173,6 +173,9 @@ func (f AppDrain) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	if f.Seconds <= 0 {
 		return spec, nil
 	}
+	if !f.Sleep.usable() {
+		return nil, fmt.Errorf("app drain delay %ds: no sleep action and no sleep command", f.Seconds)
+	}
 	sidecar := map[string]bool{}
 	for _, n := range f.Sidecars {
 		sidecar[n] = true

@@ -72,7 +72,7 @@ func Names(spec *yaml.RNode, field string) []string {
 func CheckNames(spec *yaml.RNode) error {
 	seen := map[string]string{}
 	for _, field := range []string{InitContainers, Containers} {
-		if n, err := spec.Pipe(yaml.Lookup(field)); err == nil && n != nil && n.YNode().Kind != yaml.SequenceNode && !n.IsNil() {
+		if n, err := spec.Pipe(yaml.Lookup(field)); err == nil && !yaml.IsMissingOrNull(n) && n.YNode().Kind != yaml.SequenceNode {
 			return fmt.Errorf("%s is not a list", field)
 		}
 		seq := List(spec, field)

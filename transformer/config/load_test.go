@@ -1,0 +1,482 @@
+package config_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// header starts every SidecarLifecycle config of these tests.
+const header = `apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
+kind: SidecarLifecycle
+metadata:
+  name: test # a comment the decoder must ignore
+`
+
+// fieldErrors returns the config.Errors in err, failing the test when err is
+// some other error.
+func fieldErrors(t *testing.T, err error) config.Errors {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var errs config.Errors
+	if !errors.As(err, &errs) {
+		t.Fatalf("error is %T, not config.Errors: %v", err, err)
+	}
+	return errs
+}
+
+// paths lists the field paths of the errors, in order.
+func paths(errs config.Errors) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Path)
+	}
+	return out
+}
+
+// checkSpecDefaults checks the defaults of every spec field besides the sidecars.
+func checkSpecDefaults(t *testing.T, s config.Spec) {
+	t.Helper()
+	if s.KubernetesVersion != "1.30" {
+		t.Errorf("kubernetesVersion = %q, want 1.30", s.KubernetesVersion)
+	}
+	if got := s.Version(); got != (config.Version{Major: 1, Minor: 30}) {
+		t.Errorf("Version() = %v, want 1.30", got)
+	}
+	if s.Mode != config.ModeOrdered {
+		t.Errorf("mode = %q, want ordered", s.Mode)
+	}
+	if s.Action != config.ActionMutate {
+		t.Errorf("action = %q, want mutate", s.Action)
+	}
+	if s.TerminationGracePeriod.Policy != config.GraceRaise {
+		t.Errorf("terminationGracePeriod.policy = %q, want raise", s.TerminationGracePeriod.Policy)
+	}
+	if s.TerminationGracePeriod.Margin.Value != 10*time.Second {
+		t.Errorf("terminationGracePeriod.margin = %v, want 10s", s.TerminationGracePeriod.Margin.Value)
+	}
+	if s.ExistingHooks != config.HooksKeep {
+		t.Errorf("existingHooks = %q, want keep", s.ExistingHooks)
+	}
+	if s.App.DrainDelay.Value != 0 {
+		t.Errorf("app.drainDelay = %v, want 0", s.App.DrainDelay.Value)
+	}
+}
+
+func TestLoadEmptyConfigDefaults(t *testing.T) {
+	type sidecar struct {
+		name, preset string
+		ifAbsent     config.IfAbsent
+		sleep        []string
+	}
+	want := []sidecar{
+		{"linkerd-proxy", "linkerd", config.IfAbsentSkip, []string{"/bin/sleep"}},
+		{"istio-proxy", "istio", config.IfAbsentSkip, []string{"/bin/sleep"}},
+		{"cloud-sql-proxy", "cloud-sql-proxy", config.IfAbsentSkip, nil},
+	}
+	load := map[string]func() (*config.SidecarLifecycle, error){
+		"Load(nil)":          func() (*config.SidecarLifecycle, error) { return config.Load(nil) },
+		"Load(empty map)":    func() (*config.SidecarLifecycle, error) { return config.Load(yaml.NewMapRNode(nil)) },
+		"LoadBytes(nil)":     func() (*config.SidecarLifecycle, error) { return config.LoadBytes(nil) },
+		"LoadBytes(blank)":   func() (*config.SidecarLifecycle, error) { return config.LoadBytes([]byte("  \n\n")) },
+		"LoadBytes({})":      func() (*config.SidecarLifecycle, error) { return config.LoadBytes([]byte("{}\n")) },
+		"LoadBytes(null)":    func() (*config.SidecarLifecycle, error) { return config.LoadBytes([]byte("null\n")) },
+		"LoadBytes(---)":     func() (*config.SidecarLifecycle, error) { return config.LoadBytes([]byte("---\n")) },
+		"LoadBytes(comment)": func() (*config.SidecarLifecycle, error) { return config.LoadBytes([]byte("# nothing to say\n{}\n")) },
+		"ConfigMap without data": func() (*config.SidecarLifecycle, error) {
+			return config.LoadBytes([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: empty}\n"))
+		},
+		"SidecarLifecycle without spec": func() (*config.SidecarLifecycle, error) {
+			return config.LoadBytes([]byte(header))
+		},
+		"SidecarLifecycle with empty sidecars": func() (*config.SidecarLifecycle, error) {
+			return config.LoadBytes([]byte(header + "spec:\n  sidecars: []\n"))
+		},
+	}
+	for name, fn := range load {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := fn()
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			checkSpecDefaults(t, cfg.Spec)
+			if len(cfg.Spec.Sidecars) != len(want) {
+				t.Fatalf("got %d sidecars, want %d: %+v", len(cfg.Spec.Sidecars), len(want), cfg.Spec.Sidecars)
+			}
+			for i, w := range want {
+				got := cfg.Spec.Sidecars[i]
+				if got.Name != w.name || got.Preset != w.preset || got.IfAbsent != w.ifAbsent {
+					t.Errorf("sidecars[%d] = {name %q, preset %q, ifAbsent %q}, want {%q, %q, %q}",
+						i, got.Name, got.Preset, got.IfAbsent, w.name, w.preset, w.ifAbsent)
+				}
+				if !reflect.DeepEqual(got.SleepCommand, w.sleep) {
+					t.Errorf("sidecars[%d].sleepCommand = %#v, want %#v", i, got.SleepCommand, w.sleep)
+				}
+				if got.WaitBeforeExit.Value != 0 || got.WaitForReady != nil {
+					t.Errorf("sidecars[%d] has waitBeforeExit %v, waitForReady %v; want neither", i, got.WaitBeforeExit.Value, got.WaitForReady)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadSidecarDefaultsPerPreset(t *testing.T) {
+	tests := []struct {
+		name      string
+		sidecar   string // one spec.sidecars entry, flow style
+		wantName  string
+		wantIf    config.IfAbsent
+		wantSleep []string
+	}{
+		{"linkerd", "{preset: linkerd}", "linkerd-proxy", config.IfAbsentAnnotate, []string{"/bin/sleep"}},
+		{"istio", "{preset: istio}", "istio-proxy", config.IfAbsentAnnotate, []string{"/bin/sleep"}},
+		{"cloud-sql-proxy", "{preset: cloud-sql-proxy}", "cloud-sql-proxy", config.IfAbsentSkip, nil},
+		{"none is the default preset", "{name: vault-agent}", "vault-agent", config.IfAbsentSkip, []string{"/bin/sleep"}},
+		{"explicit none", "{name: envoy, preset: none}", "envoy", config.IfAbsentSkip, []string{"/bin/sleep"}},
+		{"own name wins over the preset's", "{name: proxy, preset: linkerd}", "proxy", config.IfAbsentAnnotate, []string{"/bin/sleep"}},
+		{"own ifAbsent wins", "{preset: istio, ifAbsent: fail}", "istio-proxy", config.IfAbsentFail, []string{"/bin/sleep"}},
+		{"own sleepCommand wins", "{preset: linkerd, sleepCommand: [/busybox/sleep]}", "linkerd-proxy", config.IfAbsentAnnotate, []string{"/busybox/sleep"}},
+		{"sleepCommand for cloud-sql-proxy", "{preset: cloud-sql-proxy, sleepCommand: [/bin/sh, -c]}", "cloud-sql-proxy", config.IfAbsentSkip, []string{"/bin/sh", "-c"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - " + tc.sidecar + "\n"))
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if len(cfg.Spec.Sidecars) != 1 {
+				t.Fatalf("got %d sidecars, want 1", len(cfg.Spec.Sidecars))
+			}
+			sc := cfg.Spec.Sidecars[0]
+			if sc.Name != tc.wantName {
+				t.Errorf("name = %q, want %q", sc.Name, tc.wantName)
+			}
+			if sc.IfAbsent != tc.wantIf {
+				t.Errorf("ifAbsent = %q, want %q", sc.IfAbsent, tc.wantIf)
+			}
+			if !reflect.DeepEqual(sc.SleepCommand, tc.wantSleep) {
+				t.Errorf("sleepCommand = %#v, want %#v", sc.SleepCommand, tc.wantSleep)
+			}
+			checkSpecDefaults(t, cfg.Spec)
+		})
+	}
+}
+
+func TestLoadFullSidecarLifecycle(t *testing.T) {
+	cfg, err := config.LoadBytes([]byte(header + `spec:
+  kubernetesVersion: "v1.29.3" # patch is ignored
+  mode: auto
+  action: validate
+  targets:
+    include:
+    - kind: Deployment
+      labelSelector: "app.kubernetes.io/part-of=shop"
+    exclude:
+    - name: "legacy-*"
+  sidecars:
+  - name: linkerd-proxy
+    preset: linkerd
+    waitForReady:
+      command: ["/usr/lib/linkerd/linkerd-await", "--timeout=1m"]
+    waitBeforeExit: 30s
+  - preset: cloud-sql-proxy
+    waitBeforeExit: 45 # bare seconds
+  app:
+    drainDelay: 2m
+  terminationGracePeriod:
+    policy: warn
+    margin: "0"
+  existingHooks: replace
+  rolloutOnChange: true
+  podSpecPaths:
+  - {group: example.com, version: v1, kind: Widget, path: spec/pod}
+`))
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+	s := cfg.Spec
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"version", s.Version(), config.Version{Major: 1, Minor: 29}},
+		{"mode", s.Mode, config.ModeAuto},
+		{"action", s.Action, config.ActionValidate},
+		{"include kind", s.Targets.Include[0].Kind, "Deployment"},
+		{"include labelSelector", s.Targets.Include[0].LabelSelector, "app.kubernetes.io/part-of=shop"},
+		{"exclude name", s.Targets.Exclude[0].Name, "legacy-*"},
+		{"sidecar 0 waitForReady", s.Sidecars[0].WaitForReady.Command, []string{"/usr/lib/linkerd/linkerd-await", "--timeout=1m"}},
+		{"sidecar 0 waitBeforeExit", s.Sidecars[0].WaitBeforeExit.Value, 30 * time.Second},
+		{"sidecar 1 name", s.Sidecars[1].Name, "cloud-sql-proxy"},
+		{"sidecar 1 waitBeforeExit", s.Sidecars[1].WaitBeforeExit.Value, 45 * time.Second},
+		{"sidecar 1 waitBeforeExit raw", s.Sidecars[1].WaitBeforeExit.Raw, "45"},
+		{"drainDelay", s.App.DrainDelay.Value, 2 * time.Minute},
+		{"policy", s.TerminationGracePeriod.Policy, config.GraceWarn},
+		{"margin 0 is kept, not defaulted", s.TerminationGracePeriod.Margin.Value, time.Duration(0)},
+		{"existingHooks", s.ExistingHooks, config.HooksReplace},
+		{"rolloutOnChange", s.RolloutOnChange, true},
+		{"podSpecPaths", s.PodSpecPaths, []config.PodSpecPath{{Group: "example.com", Version: "v1", Kind: "Widget", Path: "spec/pod"}}},
+	}
+	for _, c := range checks {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s = %#v, want %#v", c.what, c.got, c.want)
+		}
+	}
+}
+
+func TestLoadConfigMap(t *testing.T) {
+	tests := []struct {
+		name  string
+		data  string
+		check func(t *testing.T, s config.Spec)
+	}{
+		{
+			name: "every key",
+			data: `
+  sidecar: my-proxy # the container
+  preset: linkerd
+  mode: auto
+  kubernetesVersion: "1.29"
+  waitBeforeExit: 20s
+  appDrainDelay: "5"
+  action: validate
+`,
+			check: func(t *testing.T, s config.Spec) {
+				if len(s.Sidecars) != 1 {
+					t.Fatalf("got %d sidecars, want 1", len(s.Sidecars))
+				}
+				sc := s.Sidecars[0]
+				if sc.Name != "my-proxy" || sc.Preset != "linkerd" || sc.WaitBeforeExit.Value != 20*time.Second || sc.IfAbsent != config.IfAbsentAnnotate {
+					t.Errorf("sidecar = %+v", sc)
+				}
+				if s.Mode != config.ModeAuto || s.Action != config.ActionValidate || s.Version() != (config.Version{Major: 1, Minor: 29}) {
+					t.Errorf("mode %q, action %q, version %v", s.Mode, s.Action, s.Version())
+				}
+				if s.App.DrainDelay.Value != 5*time.Second {
+					t.Errorf("drainDelay = %v, want 5s", s.App.DrainDelay.Value)
+				}
+				if s.TerminationGracePeriod.Policy != config.GraceRaise || s.ExistingHooks != config.HooksKeep {
+					t.Errorf("defaults not applied: %+v", s)
+				}
+			},
+		},
+		{
+			name: "preset only names the sidecar",
+			data: "\n  preset: istio\n",
+			check: func(t *testing.T, s config.Spec) {
+				if len(s.Sidecars) != 1 || s.Sidecars[0].Name != "istio-proxy" || s.Sidecars[0].Preset != "istio" {
+					t.Errorf("sidecars = %+v", s.Sidecars)
+				}
+				checkSpecDefaults(t, s)
+			},
+		},
+		{
+			name: "sidecar only is preset none",
+			data: "\n  sidecar: vault-agent\n",
+			check: func(t *testing.T, s config.Spec) {
+				if len(s.Sidecars) != 1 || s.Sidecars[0].Preset != "none" || s.Sidecars[0].IfAbsent != config.IfAbsentSkip {
+					t.Errorf("sidecars = %+v", s.Sidecars)
+				}
+			},
+		},
+		{
+			name: "no sidecar means every preset",
+			data: "\n  mode: ordered\n  kubernetesVersion: \"1.31\"\n",
+			check: func(t *testing.T, s config.Spec) {
+				if len(s.Sidecars) != 3 {
+					t.Errorf("got %d sidecars, want the 3 presets", len(s.Sidecars))
+				}
+				if s.Version() != (config.Version{Major: 1, Minor: 31}) {
+					t.Errorf("version = %v", s.Version())
+				}
+			},
+		},
+		{
+			name: "unquoted version",
+			data: "\n  kubernetesVersion: 1.28\n",
+			check: func(t *testing.T, s config.Spec) {
+				if s.Version() != (config.Version{Major: 1, Minor: 28}) {
+					t.Errorf("version = %v, want 1.28", s.Version())
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, apiVersion := range []string{"apiVersion: v1\n", ""} {
+				cfg, err := config.LoadBytes([]byte(apiVersion + "kind: ConfigMap\nmetadata:\n  name: cfg\ndata:" + tc.data))
+				if err != nil {
+					t.Fatalf("%q: unexpected error: %v", apiVersion, err)
+				}
+				tc.check(t, cfg.Spec)
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n"
+	spec := header + "spec:\n"
+	tests := []struct {
+		name      string
+		config    string
+		wantPaths []string
+		wantMsg   []string // substrings of the joined error
+	}{
+		// Kinds.
+		{"wrong kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n", []string{"functionConfig"},
+			[]string{`"Deployment"`, "expected kind SidecarLifecycle (apiVersion fn.sidecar-lifecycle.dev/v1alpha1) or ConfigMap (apiVersion v1)"}},
+		{"wrong apiVersion of the own kind", "apiVersion: fn.sidecar-lifecycle.dev/v1\nkind: SidecarLifecycle\n", []string{"functionConfig"},
+			[]string{"SidecarLifecycle", "ConfigMap"}},
+		{"own kind without apiVersion", "kind: SidecarLifecycle\n", []string{"functionConfig"}, []string{"is not accepted"}},
+		{"ConfigMap of another apiVersion", "apiVersion: v2\nkind: ConfigMap\n", []string{"functionConfig"}, []string{"ConfigMap (apiVersion v1)"}},
+		{"not a mapping", "- a\n- b\n", []string{"functionConfig"}, []string{"must be a mapping"}},
+
+		// ConfigMap form.
+		{"ConfigMap unknown key", cm + "  sidecar: a\n  wait: 30s\n", []string{"data.wait"},
+			[]string{"unknown key", "sidecar, preset, mode, kubernetesVersion, waitBeforeExit, appDrainDelay, action"}},
+		{"ConfigMap unknown keys sorted", cm + "  zeta: 1\n  alpha: 2\n", []string{"data.alpha", "data.zeta"}, nil},
+		{"ConfigMap waitBeforeExit without sidecar", cm + "  waitBeforeExit: 30s\n", []string{"data.waitBeforeExit"}, []string{"needs data.sidecar or data.preset"}},
+		{"ConfigMap bad values name their keys", cm + "  preset: envoy\n  mode: fast\n  kubernetesVersion: \"2.0\"\n  waitBeforeExit: soon\n  appDrainDelay: -1s\n  action: dry\n",
+			[]string{"data.kubernetesVersion", "data.mode", "data.action", "data.appDrainDelay", "data.preset", "data.waitBeforeExit"}, nil},
+		{"ConfigMap native below 1.29", cm + "  mode: native\n  kubernetesVersion: \"1.28\"\n", []string{"data.mode"}, []string{"1.29"}},
+		{"ConfigMap cloud-sql-proxy exit delay below 1.30", cm + "  preset: cloud-sql-proxy\n  waitBeforeExit: 30s\n  kubernetesVersion: \"1.29\"\n",
+			[]string{"data.waitBeforeExit"}, []string{"no sleep binary"}},
+
+		// Strict decoding.
+		{"unknown sidecar field", spec + "  sidecars:\n  - name: a\n    foo: 1\n", []string{"spec.sidecars[0].foo"}, []string{"unknown field"}},
+		{"unknown field of the second sidecar", spec + "  sidecars:\n  - name: a\n  - name: b\n    waitBeforeExt: 5s\n", []string{"spec.sidecars[1].waitBeforeExt"}, []string{"unknown field"}},
+		{"unknown top-level field", header + "sepc: {}\n", []string{"sepc"}, []string{"unknown field"}},
+		{"unknown nested field", spec + "  terminationGracePeriod:\n    maring: 5s\n", []string{"spec.terminationGracePeriod.maring"}, nil},
+		{"unknown fields all reported, sorted", spec + "  foo: 1\n  bar: 2\n", []string{"spec.bar", "spec.foo"}, nil},
+		{"string instead of mode", spec + "  mode: 3\n", []string{"spec.mode"}, []string{"expected a string, got number"}},
+		{"mapping instead of sidecars", spec + "  sidecars: {}\n", []string{"spec.sidecars"}, []string{"expected a list"}},
+		{"string instead of boolean", spec + "  rolloutOnChange: \"true\"\n", []string{"spec.rolloutOnChange"}, []string{"expected a boolean, got string"}},
+		{"list instead of duration", spec + "  sidecars:\n  - name: a\n    waitBeforeExit: [1]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
+		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"functionConfig"}, []string{"already defined"}},
+		{"invalid YAML", "spec: [\n", []string{"functionConfig"}, []string{"not valid YAML"}},
+
+		// Values.
+		{"bad version", spec + "  kubernetesVersion: \"2.0\"\n", []string{"spec.kubernetesVersion"}, []string{"1.x"}},
+		{"version without minor", spec + "  kubernetesVersion: \"1\"\n", []string{"spec.kubernetesVersion"}, nil},
+		{"bad mode", spec + "  mode: fast\n", []string{"spec.mode"}, []string{`"fast" is not one of ordered, native, auto`}},
+		{"bad action", spec + "  action: dry-run\n", []string{"spec.action"}, []string{"mutate, validate"}},
+		{"bad grace policy", spec + "  terminationGracePeriod: {policy: lower}\n", []string{"spec.terminationGracePeriod.policy"}, []string{"raise, warn, keep"}},
+		{"bad margin", spec + "  terminationGracePeriod: {margin: -10s}\n", []string{"spec.terminationGracePeriod.margin"}, []string{"negative"}},
+		{"bad drain delay", spec + "  app: {drainDelay: soon}\n", []string{"spec.app.drainDelay"}, []string{"not a duration"}},
+		{"bad existingHooks", spec + "  existingHooks: merge\n", []string{"spec.existingHooks"}, []string{"keep, replace, fail"}},
+		{"native below 1.29", spec + "  mode: native\n  kubernetesVersion: \"1.28\"\n", []string{"spec.mode"},
+			[]string{"native sidecars need kubernetesVersion >= 1.29, got 1.28"}},
+		{"unknown preset", spec + "  sidecars: [{preset: envoy}]\n", []string{"spec.sidecars[0].preset"}, []string{"cloud-sql-proxy, istio, linkerd, none"}},
+		{"preset none without name", spec + "  sidecars: [{preset: none}]\n", []string{"spec.sidecars[0].name"}, []string{"required"}},
+		{"empty waitForReady", spec + "  sidecars: [{preset: linkerd, waitForReady: {command: []}}]\n", []string{"spec.sidecars[0].waitForReady.command"}, []string{"must not be empty"}},
+		{"waitForReady without command", spec + "  sidecars: [{preset: linkerd, waitForReady: {}}]\n", []string{"spec.sidecars[0].waitForReady.command"}, nil},
+		{"empty sleepCommand entry", spec + "  sidecars: [{name: a, sleepCommand: [/bin/sleep, \"\"]}]\n", []string{"spec.sidecars[0].sleepCommand[1]"}, nil},
+		{"ifAbsent annotate for a preset without annotations", spec + "  sidecars: [{preset: cloud-sql-proxy, ifAbsent: annotate}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"cloud-sql-proxy"}},
+		{"bad ifAbsent", spec + "  sidecars: [{preset: istio, ifAbsent: ignore}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"annotate, skip, fail"}},
+		{"negative waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: -5s}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"negative"}},
+		{"garbage waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: 5 minutes}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
+		{"cloud-sql-proxy exit delay below 1.30 in ordered mode", spec + "  kubernetesVersion: \"1.29\"\n  sidecars:\n  - preset: linkerd\n    waitBeforeExit: 30s\n  - preset: cloud-sql-proxy\n    waitBeforeExit: 10s\n",
+			[]string{"spec.sidecars[1].waitBeforeExit"}, []string{"cloud-sql-proxy image has no sleep binary", "kubernetesVersion 1.29", "1.30"}},
+		{"duplicate sidecar names", spec + "  sidecars:\n  - preset: linkerd\n  - name: linkerd-proxy\n", []string{"spec.sidecars[1].name"}, []string{`"linkerd-proxy" is already spec.sidecars[0]`}},
+		{"bad label selector", spec + "  targets:\n    include:\n    - labelSelector: \"app in (\"\n", []string{"spec.targets.include[0].labelSelector"}, nil},
+		{"bad annotation selector", spec + "  targets:\n    exclude:\n    - {}\n    - annotationSelector: \"a==b==c\"\n", []string{"spec.targets.exclude[1].annotationSelector"}, nil},
+		{"bad glob", spec + "  targets:\n    include:\n    - kind: Deployment\n    - name: \"web-[\"\n", []string{"spec.targets.include[1].name"}, []string{`"web-[" is not a valid glob`}},
+		{"bad exclude glob", spec + "  targets:\n    exclude:\n    - namespace: \"[a-\"\n", []string{"spec.targets.exclude[0].namespace"}, nil},
+		{"podSpecPath without kind and path", spec + "  podSpecPaths:\n  - {group: example.com, path: /}\n", []string{"spec.podSpecPaths[0].kind", "spec.podSpecPaths[0].path"}, nil},
+		{"errors are combined in field order", spec + "  kubernetesVersion: x\n  mode: fast\n  sidecars:\n  - {preset: envoy}\n  - {name: a, waitBeforeExit: x}\n",
+			[]string{"spec.kubernetesVersion", "spec.mode", "spec.sidecars[0].preset", "spec.sidecars[1].waitBeforeExit"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := config.LoadBytes([]byte(tc.config))
+			if err == nil {
+				t.Fatalf("want an error, got config %+v", cfg)
+			}
+			if cfg != nil {
+				t.Errorf("want no config with an error, got %+v", cfg)
+			}
+			errs := fieldErrors(t, err)
+			if got := paths(errs); !reflect.DeepEqual(got, tc.wantPaths) {
+				t.Errorf("paths = %q, want %q\nerror: %v", got, tc.wantPaths, err)
+			}
+			for _, m := range tc.wantMsg {
+				if !strings.Contains(err.Error(), m) {
+					t.Errorf("error %q does not contain %q", err, m)
+				}
+			}
+			for _, e := range errs {
+				if e.Message == "" {
+					t.Errorf("error at %q has no message", e.Path)
+				}
+			}
+		})
+	}
+}
+
+// TestLoadTypeErrorInList checks that a wrong type inside a list names the
+// list and the field, whatever the index notation.
+func TestLoadTypeErrorInList(t *testing.T) {
+	tests := []struct {
+		name, config, prefix, suffix, msg string
+	}{
+		{"command is not a list", "  sidecars:\n  - name: a\n    waitForReady: {command: 5}\n", "spec.sidecars", "waitForReady.command", "expected a list, got number"},
+		{"sleepCommand is not a list", "  sidecars:\n  - name: a\n  - name: b\n    sleepCommand: /bin/sleep\n", "spec.sidecars", "sleepCommand", "expected a list, got string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := config.LoadBytes([]byte(header + "spec:\n" + tc.config))
+			errs := fieldErrors(t, err)
+			if len(errs) != 1 {
+				t.Fatalf("want one error, got %v", err)
+			}
+			if p := errs[0].Path; !strings.HasPrefix(p, tc.prefix) || !strings.HasSuffix(p, tc.suffix) {
+				t.Errorf("path = %q, want %s...%s", p, tc.prefix, tc.suffix)
+			}
+			if errs[0].Message != tc.msg {
+				t.Errorf("message = %q, want %q", errs[0].Message, tc.msg)
+			}
+		})
+	}
+}
+
+func TestLoadAcceptedVersionAndModeCombinations(t *testing.T) {
+	tests := []struct {
+		name, spec string
+	}{
+		{"native from 1.29", "  mode: native\n  kubernetesVersion: \"1.29\"\n"},
+		{"auto below 1.29", "  mode: auto\n  kubernetesVersion: \"1.27\"\n"},
+		{"cloud-sql-proxy exit delay from 1.30", "  kubernetesVersion: \"1.30\"\n  sidecars: [{preset: cloud-sql-proxy, waitBeforeExit: 30s}]\n"},
+		{"cloud-sql-proxy exit delay in native mode", "  mode: native\n  kubernetesVersion: \"1.29\"\n  sidecars: [{preset: cloud-sql-proxy, waitBeforeExit: 30s}]\n"},
+		{"cloud-sql-proxy with sleepCommand below 1.30", "  kubernetesVersion: \"1.28\"\n  sidecars: [{preset: cloud-sql-proxy, waitBeforeExit: 30s, sleepCommand: [/bin/sleep]}]\n"},
+		{"cloud-sql-proxy without exit delay below 1.30", "  kubernetesVersion: \"1.28\"\n  sidecars: [{preset: cloud-sql-proxy}]\n"},
+		{"linkerd exit delay below 1.30 sleeps with its binary", "  kubernetesVersion: \"1.28\"\n  sidecars: [{preset: linkerd, waitBeforeExit: 30s}]\n"},
+		{"valid globs and selectors", "  targets:\n    include:\n    - {kind: \"Deploy*\", name: \"web-?\", namespace: \"prod-[a-z]*\", labelSelector: \"tier in (web,api),!legacy\"}\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := config.LoadBytes([]byte(header + "spec:\n" + tc.spec)); err != nil {
+				t.Errorf("unexpected error: %v", err)
+			}
+		})
+	}
+}
+
+func TestErrorsFormat(t *testing.T) {
+	errs := config.Errors{
+		{Path: "spec.mode", Message: `"x" is not one of ordered, native, auto`},
+		{Message: "no path"},
+	}
+	want := `spec.mode: "x" is not one of ordered, native, auto; no path`
+	if got := errs.Error(); got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,91 @@
+package ordered_test
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// filterCase is one run of a filter over one pod spec.
+type filterCase struct {
+	name string
+	// spec is the pod spec, parsed with yaml.Parse.
+	spec string
+	// filter builds the filter under test around the log.
+	filter func(log *report.Log) kio.Filter
+	// want is the exact output; empty to skip the check.
+	want string
+	// unchanged asks for the output to equal kyaml's round trip of spec.
+	unchanged bool
+	// inOrder are substrings the output must contain, in this order.
+	inOrder []string
+	// absent are substrings the output must not contain.
+	absent []string
+	// changes, warnings and errors are substrings of the log entries, one
+	// per entry: the log must have exactly that many.
+	changes, warnings, errors []string
+}
+
+func parse(t *testing.T, s string) *yaml.RNode {
+	t.Helper()
+	rn, err := yaml.Parse(s)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, s)
+	}
+	return rn
+}
+
+func (tc filterCase) run(t *testing.T) {
+	t.Helper()
+	spec := parse(t, tc.spec)
+	before := spec.MustString()
+	log := &report.Log{}
+	out, err := tc.filter(log).Filter([]*yaml.RNode{spec})
+	if err != nil {
+		t.Fatalf("Filter: %v", err)
+	}
+	if len(out) != 1 || out[0] != spec {
+		t.Fatalf("Filter returned %d nodes, want the input spec", len(out))
+	}
+	got := spec.MustString()
+	if tc.want != "" && got != tc.want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, tc.want)
+	}
+	if tc.unchanged && got != before {
+		t.Errorf("output changed:\n%s\nwant:\n%s", got, before)
+	}
+	rest := got
+	for _, s := range tc.inOrder {
+		i := strings.Index(rest, s)
+		if i < 0 {
+			t.Errorf("output lacks %q (in this order: %q):\n%s", s, tc.inOrder, got)
+			break
+		}
+		rest = rest[i+len(s):]
+	}
+	for _, s := range tc.absent {
+		if strings.Contains(got, s) {
+			t.Errorf("output contains %q:\n%s", s, got)
+		}
+	}
+	checkLog(t, "changes", log.Changes, tc.changes)
+	checkLog(t, "warnings", log.Warnings, tc.warnings)
+	checkLog(t, "errors", log.Errors, tc.errors)
+}
+
+func checkLog(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s = %q, want %d matching %q", what, got, len(want), want)
+		return
+	}
+	for i := range want {
+		if !strings.Contains(got[i], want[i]) {
+			t.Errorf("%s[%d] = %q, want it to contain %q", what, i, got[i], want[i])
+		}
+	}
+}
