@@ -16,7 +16,7 @@ import (
 func TestEdgeCases(t *testing.T) {
 	for _, tc := range []struct {
 		name, config, pod string
-		want            []string
+		want              []string
 	}{
 		{
 			name:   "raised grace period keeps its comment",
