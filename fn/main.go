@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -26,6 +27,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "--help", "-h", "help":
 			fmt.Fprint(stdout, usage)
+			return 0
+		case "--schema", "schema":
+			b, err := config.Schema()
+			if err != nil {
+				fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
+				return 1
+			}
+			stdout.Write(b)
 			return 0
 		case "--version", "version":
 			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", version)

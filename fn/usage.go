@@ -6,6 +6,7 @@ application containers and stop after them, with no change to any image.
 Usage:
   sidecar-lifecycle < resourcelist.yaml > out.yaml
   sidecar-lifecycle --help | --version
+  sidecar-lifecycle --schema > sidecarlifecycle.schema.json   # JSON schema of the config
 
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
