@@ -202,7 +202,11 @@ func (f Filter) set(meta *yaml.RNode, key, value string) error {
 		return nil
 	}
 	f.Log.Change("set annotation %s: %q", key, value)
-	return meta.PipeE(yaml.LookupCreate(yaml.MappingNode, yaml.AnnotationsField), yaml.SetField(key, yaml.NewStringRNode(value)))
+	v := yaml.NewStringRNode(value)
+	if strings.HasPrefix(value, "{") && !strings.Contains(value, "'") {
+		v.YNode().Style = yaml.SingleQuotedStyle // JSON reads best without escapes
+	}
+	return meta.PipeE(yaml.LookupCreate(yaml.MappingNode, yaml.AnnotationsField), yaml.SetField(key, v))
 }
 
 func (f Filter) remove(meta *yaml.RNode, key string) error {

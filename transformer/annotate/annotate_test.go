@@ -1,0 +1,103 @@
+package annotate_test
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+func TestMergeProxyConfig(t *testing.T) {
+	hold := [][2]any{{"holdApplicationUntilProxyStarts", true}}
+	both := append(hold, [2]any{"terminationDrainDuration", "20s"})
+	for _, tc := range []struct {
+		name, current string
+		keys          [][2]any
+		want, err     string
+	}{
+		{"empty becomes JSON", "", both, `{"holdApplicationUntilProxyStarts":true,"terminationDrainDuration":"20s"}`, ""},
+		{"JSON keeps its keys and order", `{"concurrency":2,"proxyMetadata":{"A":"b"}}`, hold,
+			`{"concurrency":2,"proxyMetadata":{"A":"b"},"holdApplicationUntilProxyStarts":true}`, ""},
+		{"YAML stays YAML", "concurrency: 1\nterminationDrainDuration: 5s\n", both,
+			"concurrency: 1\nterminationDrainDuration: 20s\nholdApplicationUntilProxyStarts: true\n", ""},
+		{"already set: unchanged text", `{ "holdApplicationUntilProxyStarts": true }`, hold, `{ "holdApplicationUntilProxyStarts": true }`, ""},
+		{"a list is an error", "[a, b]", hold, "", "not a YAML or JSON mapping"},
+		{"garbage is an error", "{not: [valid", hold, "", "not a YAML or JSON mapping"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := annotate.MergeProxyConfig(tc.current, tc.keys)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("got %q (%v), want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestProxyConfigValue(t *testing.T) {
+	if v, ok := annotate.ProxyConfigValue(`{"holdApplicationUntilProxyStarts": false}`, "holdApplicationUntilProxyStarts"); !ok || v != "false" {
+		t.Errorf("JSON: %q %v", v, ok)
+	}
+	if v, ok := annotate.ProxyConfigValue("holdApplicationUntilProxyStarts: true\n", "holdApplicationUntilProxyStarts"); !ok || v != "true" {
+		t.Errorf("YAML: %q %v", v, ok)
+	}
+	if _, ok := annotate.ProxyConfigValue("", "x"); ok {
+		t.Error("empty value has a key")
+	}
+}
+
+func TestFilter(t *testing.T) {
+	for _, tc := range []struct {
+		name, meta string
+		mesh       annotate.Mesh
+		want       string
+		changes    int
+	}{
+		{"linkerd ordered", "labels: {app: a}\n", annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30},
+			"labels: {app: a}\nannotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n", 2},
+		{"linkerd native drops the exit delay and keeps its comment",
+			"annotations:\n  # from an ordered run\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  team: web\n",
+			annotate.Mesh{Preset: "linkerd", Native: true},
+			"annotations:\n  # from an ordered run\n  team: web\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 3},
+		{"linkerd already annotated", "annotations:\n  config.linkerd.io/proxy-await: enabled\n", annotate.Mesh{Preset: "linkerd"},
+			"annotations:\n  config.linkerd.io/proxy-await: enabled\n", 0},
+		{"istio native", "name: x\n", annotate.Mesh{Preset: "istio", Native: true},
+			"name: x\nannotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n  sidecar.istio.io/nativeSidecar: \"true\"\n", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta, err := yaml.Parse(tc.meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var log report.Log
+			if _, err := (annotate.Filter{Meshes: []annotate.Mesh{tc.mesh}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+				t.Fatal(err)
+			}
+			if got := meta.MustString(); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if len(log.Changes) != tc.changes {
+				t.Errorf("changes %q, want %d", log.Changes, tc.changes)
+			}
+		})
+	}
+}
+
+func TestFilterBadProxyConfig(t *testing.T) {
+	meta, _ := yaml.Parse("annotations:\n  proxy.istio.io/config: '[1, 2]'\n")
+	var log report.Log
+	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: "istio"}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Errors) != 1 || !strings.Contains(log.Errors[0], "proxy.istio.io/config") {
+		t.Errorf("errors %q", log.Errors)
+	}
+}
