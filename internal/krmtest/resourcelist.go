@@ -6,6 +6,7 @@ package krmtest
 import (
 	"bytes"
 	"fmt"
+	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -86,4 +87,14 @@ func Strings(items []*yaml.RNode) ([]string, error) {
 		s[i] = string(b)
 	}
 	return s, nil
+}
+
+// Parse parses YAML text for a test, failing it on error.
+func Parse(t testing.TB, s string) *yaml.RNode {
+	t.Helper()
+	rn, err := yaml.Parse(s)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, s)
+	}
+	return rn
 }

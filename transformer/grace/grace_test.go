@@ -7,19 +7,11 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/grace"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
-
-func parse(t *testing.T, s string) *yaml.RNode {
-	t.Helper()
-	rn, err := yaml.Parse(s)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, s)
-	}
-	return rn
-}
 
 // sidecarSleeping is a pod spec whose sidecar has a 40 s preStop sleep action.
 const sidecarSleeping = `# pod spec
@@ -251,7 +243,7 @@ containers:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			spec := parse(t, tc.spec)
+			spec := krmtest.Parse(t, tc.spec)
 			before := spec.MustString()
 			log := &report.Log{}
 			out, err := grace.Filter{Policy: tc.policy, Margin: tc.margin, Floor: tc.floor, Log: log}.Filter([]*yaml.RNode{spec})
@@ -301,7 +293,7 @@ func checkLog(t *testing.T, what string, got, want []string) {
 }
 
 func TestFilterIdempotent(t *testing.T) {
-	spec := parse(t, sidecarSleeping)
+	spec := krmtest.Parse(t, sidecarSleeping)
 	f := grace.Filter{Policy: config.GraceRaise, Margin: 10 * time.Second, Log: &report.Log{}}
 	if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
 		t.Fatal(err)
@@ -331,7 +323,7 @@ func TestCurrent(t *testing.T) {
 		{"terminationGracePeriodSeconds: soon\n", 30},
 	}
 	for _, tc := range tests {
-		if got := grace.Current(parse(t, tc.spec)); got != tc.want {
+		if got := grace.Current(krmtest.Parse(t, tc.spec)); got != tc.want {
 			t.Errorf("Current(%q) = %d, want %d", tc.spec, got, tc.want)
 		}
 	}
@@ -357,7 +349,7 @@ func TestLongest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The name says which container sleeps longest; it may be
 			// worded ("preStop of a"), so only its end is checked.
-			got, name := grace.Longest(parse(t, tc.spec))
+			got, name := grace.Longest(krmtest.Parse(t, tc.spec))
 			if got != tc.want || !strings.HasSuffix(name, tc.wantName) || (tc.wantName == "") != (name == "") {
 				t.Errorf("Longest = %d, %q; want %d, %q", got, name, tc.want, tc.wantName)
 			}

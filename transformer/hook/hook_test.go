@@ -7,17 +7,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 )
-
-func parse(t *testing.T, s string) *yaml.RNode {
-	t.Helper()
-	rn, err := yaml.Parse(s)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, s)
-	}
-	return rn
-}
 
 func TestGetAndExec(t *testing.T) {
 	tests := []struct {
@@ -48,7 +40,7 @@ lifecycle:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := parse(t, tc.container)
+			c := krmtest.Parse(t, tc.container)
 			if got := hook.Get(c, tc.hook); (got != nil) != tc.wantHook {
 				t.Errorf("Get = %v, want a hook: %v", got, tc.wantHook)
 			}
@@ -89,7 +81,7 @@ func TestSleepActionAndSleepSeconds(t *testing.T) {
 			if tc.preStop != "" {
 				src += "lifecycle:\n  preStop: " + tc.preStop + "\n"
 			}
-			c := parse(t, src)
+			c := krmtest.Parse(t, src)
 			if got, ok := hook.SleepAction(c, hook.PreStop); got != tc.wantAction || ok != tc.wantIsAct {
 				t.Errorf("SleepAction = %d, %v; want %d, %v", got, ok, tc.wantAction, tc.wantIsAct)
 			}
@@ -161,7 +153,7 @@ func TestStringList(t *testing.T) {
 				t.Errorf("StringList encodes as\n%s\nwant\n%s", got, tc.want)
 			}
 			// Decoding gives back the same strings.
-			back := hook.Strings(parse(t, got))
+			back := hook.Strings(krmtest.Parse(t, got))
 			if len(tc.values) > 0 && !reflect.DeepEqual(back, tc.values) {
 				t.Errorf("round trip = %q, want %q", back, tc.values)
 			}
@@ -283,7 +275,7 @@ lifecycle:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := parse(t, tc.in)
+			c := krmtest.Parse(t, tc.in)
 			if err := tc.set(c); err != nil {
 				t.Fatal(err)
 			}
@@ -295,7 +287,7 @@ lifecycle:
 }
 
 func TestSetReadsBack(t *testing.T) {
-	c := parse(t, "name: s\n")
+	c := krmtest.Parse(t, "name: s\n")
 	if err := hook.SetExec(c, hook.PostStart, []string{"/cloud-sql-proxy", "wait", "--max=30s"}); err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +342,7 @@ lifecycle:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := parse(t, tc.in)
+			c := krmtest.Parse(t, tc.in)
 			if err := hook.Remove(c, tc.hook); err != nil {
 				t.Fatal(err)
 			}
@@ -372,7 +364,7 @@ func TestRemoveField(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := parse(t, tc.in)
+			c := krmtest.Parse(t, tc.in)
 			if err := hook.RemoveField(c, tc.parent, tc.field); err != nil {
 				t.Fatal(err)
 			}
@@ -441,7 +433,7 @@ image: proxy
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := parse(t, tc.in)
+			c := krmtest.Parse(t, tc.in)
 			if err := hook.Remove(c, tc.hook); err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
@@ -30,18 +31,9 @@ type filterCase struct {
 	changes, warnings, errors []string
 }
 
-func parse(t *testing.T, s string) *yaml.RNode {
-	t.Helper()
-	rn, err := yaml.Parse(s)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, s)
-	}
-	return rn
-}
-
 func (tc filterCase) run(t *testing.T) {
 	t.Helper()
-	spec := parse(t, tc.spec)
+	spec := krmtest.Parse(t, tc.spec)
 	before := spec.MustString()
 	log := &report.Log{}
 	out, err := tc.filter(log).Filter([]*yaml.RNode{spec})

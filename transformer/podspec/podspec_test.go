@@ -7,17 +7,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 )
-
-func parse(t *testing.T, s string) *yaml.RNode {
-	t.Helper()
-	rn, err := yaml.Parse(s)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, s)
-	}
-	return rn
-}
 
 const mixed = `# a pod spec with both lists
 initContainers:
@@ -44,7 +36,7 @@ func TestListAndNames(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			spec := parse(t, tc.spec)
+			spec := krmtest.Parse(t, tc.spec)
 			if got := podspec.List(spec, tc.field); (got != nil) != tc.wantList {
 				t.Errorf("List(%s) = %v, want a list: %v", tc.field, got, tc.wantList)
 			}
@@ -68,14 +60,14 @@ func TestName(t *testing.T) {
 		{"{}\n", ""},
 	}
 	for _, tc := range tests {
-		if got := podspec.Name(parse(t, tc.node).YNode()); got != tc.want {
+		if got := podspec.Name(krmtest.Parse(t, tc.node).YNode()); got != tc.want {
 			t.Errorf("Name(%q) = %q, want %q", tc.node, got, tc.want)
 		}
 	}
 }
 
 func TestFind(t *testing.T) {
-	spec := parse(t, mixed)
+	spec := krmtest.Parse(t, mixed)
 	tests := []struct {
 		field, name string
 		wantImage   string // "" means not found
@@ -136,7 +128,7 @@ func TestAll(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var got []string
-		for _, c := range podspec.All(parse(t, tc.spec)) {
+		for _, c := range podspec.All(krmtest.Parse(t, tc.spec)) {
 			got = append(got, podspec.Name(c.YNode()))
 		}
 		if !reflect.DeepEqual(got, tc.want) {
@@ -174,7 +166,7 @@ initContainers:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := podspec.CheckNames(parse(t, tc.spec))
+			err := podspec.CheckNames(krmtest.Parse(t, tc.spec))
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Errorf("unexpected error: %v", err)

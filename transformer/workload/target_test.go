@@ -3,6 +3,7 @@ package workload_test
 import (
 	"testing"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
@@ -66,7 +67,7 @@ func TestMatches(t *testing.T) {
 		{"bad glob never matches", config.Selector{Name: "web-["}, false},
 		{"bad label selector never matches", config.Selector{LabelSelector: "tier in ("}, false},
 	}
-	w, ok := workload.Find(parse(t, shopDeployment), nil)
+	w, ok := workload.Find(krmtest.Parse(t, shopDeployment), nil)
 	if !ok {
 		t.Fatal("not found")
 	}
@@ -80,7 +81,7 @@ func TestMatches(t *testing.T) {
 }
 
 func TestMatchesCoreGroup(t *testing.T) {
-	w, ok := workload.Find(parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n"), nil)
+	w, ok := workload.Find(krmtest.Parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n"), nil)
 	if !ok {
 		t.Fatal("not found")
 	}
@@ -124,7 +125,7 @@ func TestSelected(t *testing.T) {
 		{"exclude that does not match", config.Targets{Include: []config.Selector{deployment}, Exclude: []config.Selector{statefulSet}}, true},
 		{"include entry ANDs its fields", config.Targets{Include: []config.Selector{{Kind: "Deployment", Namespace: "staging"}}}, false},
 	}
-	w, ok := workload.Find(parse(t, shopDeployment), nil)
+	w, ok := workload.Find(krmtest.Parse(t, shopDeployment), nil)
 	if !ok {
 		t.Fatal("not found")
 	}

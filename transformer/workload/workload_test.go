@@ -7,18 +7,10 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
-
-func parse(t *testing.T, s string) *yaml.RNode {
-	t.Helper()
-	rn, err := yaml.Parse(s)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, s)
-	}
-	return rn
-}
 
 // resource builds a resource whose pod spec (if any) sits at specPath and
 // holds one container named after the kind.
@@ -94,7 +86,7 @@ func TestFind(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			node := parse(t, resource(tc.apiVersion, tc.kind, tc.at))
+			node := krmtest.Parse(t, resource(tc.apiVersion, tc.kind, tc.at))
 			w, ok := workload.Find(node, tc.extra)
 			if ok != tc.wantFound {
 				t.Fatalf("Find found = %v, want %v", ok, tc.wantFound)
@@ -147,7 +139,7 @@ func TestFindNotAResource(t *testing.T) {
 }
 
 func TestPodSpecAbsent(t *testing.T) {
-	w, ok := workload.Find(parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replicas: 1\n"), nil)
+	w, ok := workload.Find(krmtest.Parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replicas: 1\n"), nil)
 	if !ok {
 		t.Fatal("a Deployment is a workload even without a template")
 	}
@@ -174,7 +166,7 @@ func TestTemplateMetaPathAndIsJob(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.apiVersion+"/"+tc.kind, func(t *testing.T) {
-			w, ok := workload.Find(parse(t, resource(tc.apiVersion, tc.kind, tc.at)), tc.extra)
+			w, ok := workload.Find(krmtest.Parse(t, resource(tc.apiVersion, tc.kind, tc.at)), tc.extra)
 			if !ok {
 				t.Fatal("not found")
 			}
@@ -256,7 +248,7 @@ spec:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w, ok := workload.Find(parse(t, tc.resource), nil)
+			w, ok := workload.Find(krmtest.Parse(t, tc.resource), nil)
 			if !ok {
 				t.Fatal("not found")
 			}
