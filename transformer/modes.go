@@ -19,14 +19,11 @@ import (
 
 // orderedFilters returns the ordered-mode edits for the sidecars found in
 // spec.containers, and reports what ordered mode cannot guarantee.
-func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	s := &t.Config.Spec
 	sleepAction := s.Version().AtLeast(config.SleepActionMinor)
-	names := make([]string, len(sidecars))
-	for i, sc := range sidecars {
-		names[i] = sc.Name
-	}
-	filters := []kio.Filter{ordered.MoveFirst{Names: names, Log: log}}
+	sidecarNames := names(sidecars)
+	filters := []kio.Filter{ordered.MoveFirst{Names: sidecarNames, Log: log}}
 	for _, sc := range sidecars {
 		filters = append(filters,
 			ordered.WaitForReady{Container: sc.Name, Command: sc.waitCommand, ExistingHooks: s.ExistingHooks, Log: log},
@@ -37,20 +34,17 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}
-	filters = append(filters, t.drainAndGrace(names, p, 0, log)...)
+	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestExit(injected), log)...)
 	warnOrdered(w, spec, sidecars, p, log)
 	return filters
 }
 
 // nativeFilters returns the native-mode edits for the sidecars found in
 // either container list.
-func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
-	names := make([]string, len(sidecars))
-	var floor int64
-	for i, sc := range sidecars {
-		names[i] = sc.Name
-		floor = max(floor, config.Seconds(sc.waitBeforeExit))
+	floor := max(longestExit(sidecars), longestExit(injected))
+	for _, sc := range sidecars {
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
 			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.preset.StartupProbe, WaitCommand: sc.waitCommand,
 		})
@@ -60,7 +54,7 @@ func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars []sidecarPlan, p 
 		}
 		warnArgs(c, sc, true, log)
 	}
-	return append([]kio.Filter{convert}, t.drainAndGrace(names, p, floor, log)...)
+	return append([]kio.Filter{convert}, t.drainAndGrace(append(names(sidecars), names(injected)...), p, floor, log)...)
 }
 
 // configProbe returns the config's startupProbe when it has a handler; an
@@ -101,7 +95,12 @@ func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan,
 		}
 		warnArgs(podspec.Find(spec, podspec.Containers, sc.Name), sc, false, log)
 	}
-	if w.IsJob() {
+	warnJob(w, p, log)
+}
+
+// warnJob warns that a Job's sidecar keeps it running in ordered mode.
+func warnJob(w *workload.Workload, p plan, log *report.Log) {
+	if w.IsJob() && p.mode != config.ModeNative {
 		log.Warn("%s in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete", w.Kind)
 	}
 }

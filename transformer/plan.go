@@ -30,6 +30,8 @@ type sidecarPlan struct {
 	preset         preset.Preset
 	waitCommand    []string
 	waitBeforeExit time.Duration
+	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
+	notInjected bool
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
@@ -81,7 +83,8 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 		if optedOut(w, pr.Name) {
 			continue
 		}
-		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value}
+		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,
+			notInjected: notInjected(w, pr.Name)}
 		if sc.WaitForReady != nil {
 			sp.waitCommand = sc.WaitForReady.Command
 		}
@@ -99,12 +102,30 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 func optedOut(w *workload.Workload, presetName string) bool {
 	switch presetName {
 	case preset.Linkerd:
-		v, _ := w.Annotation(annotate.LinkerdProxyAwait)
-		return v == "disabled"
+		await, _ := w.Annotation(annotate.LinkerdProxyAwait)
+		return await == "disabled"
 	case preset.Istio:
 		cfg, _ := w.Annotation(annotate.IstioProxyConfig)
 		hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts")
 		return ok && hold == "false"
+	}
+	return false
+}
+
+// notInjected reports whether the mesh is told not to inject its proxy into
+// this workload (Linkerd's linkerd.io/inject "disabled", Istio's
+// sidecar.istio.io/inject "false" as a label or annotation), so that there is
+// nothing to annotate for. A proxy injected by hand carries the same switch
+// so the webhook leaves it alone: it is still ordered.
+func notInjected(w *workload.Workload, presetName string) bool {
+	switch presetName {
+	case preset.Linkerd:
+		inject, _ := w.Annotation("linkerd.io/inject")
+		return inject == "disabled"
+	case preset.Istio:
+		label, _ := w.TemplateLabel("sidecar.istio.io/inject")
+		inject, _ := w.Annotation("sidecar.istio.io/inject")
+		return label == "false" || inject == "false"
 	}
 	return false
 }

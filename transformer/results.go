@@ -14,11 +14,21 @@ import (
 
 // Summary counts the outcomes of a run for the closing result.
 type Summary struct {
-	counts [Failed + 1]int
+	counts       [Failed + 1]int
+	annotatedToo int
 }
 
 // Add counts one outcome.
 func (s *Summary) Add(o Outcome) { s.counts[o]++ }
+
+// AddItem counts one item's outcome; a workload that was ordered or
+// converted and also got mesh annotations counts as annotated too.
+func (s *Summary) AddItem(r ItemResult) {
+	s.Add(r.Outcome)
+	if r.Annotated && r.Outcome != Annotated && r.Outcome != Failed {
+		s.annotatedToo++
+	}
+}
 
 // Message is the closing summary line.
 func (s *Summary) Message(action config.Action) string {
@@ -28,7 +38,7 @@ func (s *Summary) Message(action config.Action) string {
 			plural(c[Ordered]+c[Converted]+c[Annotated], "workload"), c[Skipped])
 	}
 	msg := fmt.Sprintf("ordered %s, converted %d to native sidecars, annotated %d, skipped %d",
-		plural(c[Ordered], "workload"), c[Converted], c[Annotated], c[Skipped])
+		plural(c[Ordered], "workload"), c[Converted], c[Annotated]+s.annotatedToo, c[Skipped])
 	if c[Failed] > 0 {
 		msg += fmt.Sprintf("; %s failed, so nothing was changed", plural(c[Failed], "workload"))
 	}
@@ -65,7 +75,7 @@ func itemResults(item *yaml.RNode, r ItemResult, action config.Action) fn.Result
 	}
 	if len(r.Log.Changes) > 0 && !r.Log.Failed() {
 		if action == config.ActionValidate {
-			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which would: "+strings.Join(r.Log.Changes, "; "))
+			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: "+strings.Join(r.Log.Changes, "; "))
 		} else {
 			add(fn.Info, strings.Join(r.Log.Changes, "; "))
 		}
@@ -123,7 +133,7 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 		if failed && r.Outcome != Failed {
 			r.Log.Changes = nil
 		}
-		sum.Add(r.Outcome)
+		sum.AddItem(r)
 		results = append(results, itemResults(items[i], r, action)...)
 	}
 	results = append(results, &fn.Result{Message: sum.Message(action), Severity: fn.Info})

@@ -44,6 +44,8 @@ type ItemResult struct {
 	Outcome Outcome
 	// Log lists the changes, warnings and errors.
 	Log report.Log
+	// Annotated reports whether mesh annotations were set.
+	Annotated bool
 }
 
 // Transformer applies a loaded config to resources.
@@ -85,10 +87,11 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	}
 	copied := *w
 	copied.Node = item.Copy()
-	outcome, err := t.edit(&copied, p, &res.Log)
+	outcome, annotated, err := t.edit(&copied, p, &res.Log)
 	if err != nil {
 		res.Log.Fail("%v", err)
 	}
+	res.Annotated = annotated
 	switch {
 	case res.Log.Failed():
 		res.Outcome = Failed
@@ -99,58 +102,61 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 }
 
 // edit runs the filters of the workload's mode on its pod spec, and the
-// mesh annotations for sidecars the mesh injects at admission.
-func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, error) {
+// mesh annotations for sidecars the mesh injects at admission. It reports
+// the outcome and whether mesh annotations changed.
+func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, bool, error) {
 	spec, err := w.PodSpec()
 	if err != nil || spec == nil {
-		return Untouched, err
+		return Untouched, false, err
 	}
 	if spec.YNode().Kind != yaml.MappingNode {
-		return Untouched, fmt.Errorf("%s is not a mapping", strings.Join(w.SpecPath, "."))
+		return Untouched, false, fmt.Errorf("%s is not a mapping", strings.Join(w.SpecPath, "."))
 	}
 	if err := podspec.CheckNames(spec); err != nil {
-		return Untouched, err
+		return Untouched, false, err
 	}
-	found, meshes := t.sort(spec, p, log)
+	found, injected := t.sort(spec, p, log)
+	var filters []kio.Filter
 	outcome := Untouched
-	if len(found) > 0 {
-		var filters []kio.Filter
-		var mode Outcome
-		if p.mode == config.ModeNative {
-			filters, mode = t.nativeFilters(spec, found, p, log), Converted
-		} else {
-			filters, mode = t.orderedFilters(w, spec, found, p, log), Ordered
-		}
-		if err := run(filters, spec); err != nil {
-			return Untouched, err
-		}
-		outcome = mode
+	switch {
+	case len(found) > 0 && p.mode == config.ModeNative:
+		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
+	case len(found) > 0:
+		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), Ordered
+	case len(injected) > 0:
+		// The mesh adds the proxy at admission: the app still drains and
+		// the grace period still covers the proxy's exit delay.
+		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), Annotated
+		warnJob(w, p, log)
 	}
-	if len(meshes) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
-		return outcome, nil
+	if err := run(filters, spec); err != nil {
+		return Untouched, false, err
 	}
-	meta, err := w.Node.Pipe(yaml.LookupCreate(yaml.MappingNode, w.TemplateMetaPath()...))
+	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
+		return outcome, false, nil
+	}
+	meta, err := w.TemplateMeta()
 	if err != nil {
-		return Untouched, err
+		return Untouched, false, err
 	}
 	before := len(log.Changes)
+	meshes := make([]annotate.Mesh, len(injected))
+	for i, sc := range injected {
+		meshes[i] = annotate.Mesh{Preset: sc.preset.Name, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
+	}
 	if err := run([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, meta); err != nil {
-		return Untouched, err
+		return Untouched, false, err
 	}
-	if outcome == Untouched && len(log.Changes) > before {
-		outcome = Annotated
-	}
+	annotated := len(log.Changes) > before
 	if t.Config.Spec.RolloutOnChange {
 		err = run([]kio.Filter{rolloutHash{Hash: p.hash(&t.Config.Spec), Log: log}}, meta)
 	}
-	return outcome, err
+	return outcome, annotated, err
 }
 
-// sort splits the plan's sidecars into those present in the pod, and the
-// meshes to annotate for absent ones; it applies ifAbsent: fail.
-func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) ([]sidecarPlan, []annotate.Mesh) {
-	var found []sidecarPlan
-	var meshes []annotate.Mesh
+// sort splits the plan's sidecars into those present in the pod and those
+// the mesh injects at admission (to annotate for); it applies ifAbsent: fail.
+func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, injected []sidecarPlan) {
 	for _, sc := range p.sidecars {
 		inContainers := podspec.Find(spec, podspec.Containers, sc.Name) != nil
 		inInit := podspec.Find(spec, podspec.InitContainers, sc.Name) != nil
@@ -161,13 +167,28 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) ([]sidecar
 			log.Warn("%s is an init container (native sidecar); ordered mode leaves it there", sc.Name)
 		case sc.IfAbsent == config.IfAbsentFail:
 			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail)", sc.Name)
-		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates:
-			meshes = append(meshes, annotate.Mesh{
-				Preset: sc.preset.Name, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit),
-			})
+		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates && !sc.notInjected:
+			injected = append(injected, sc)
 		}
 	}
-	return found, meshes
+	return found, injected
+}
+
+func names(sidecars []sidecarPlan) []string {
+	out := make([]string, len(sidecars))
+	for i, sc := range sidecars {
+		out[i] = sc.Name
+	}
+	return out
+}
+
+// longestExit is the longest waitBeforeExit of the sidecars, in seconds.
+func longestExit(sidecars []sidecarPlan) int64 {
+	var longest int64
+	for _, sc := range sidecars {
+		longest = max(longest, config.Seconds(sc.waitBeforeExit))
+	}
+	return longest
 }
 
 // run applies filters to one node; a filter's error is returned.

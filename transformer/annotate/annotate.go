@@ -76,11 +76,11 @@ func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 }
 
 func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
-	if err := f.set(meta, LinkerdProxyAwait, "enabled"); err != nil {
+	if err := f.set(meta, LinkerdProxyAwait, "enabled", ""); err != nil {
 		return err
 	}
 	if m.Native {
-		if err := f.set(meta, LinkerdNativeSidecar, "true"); err != nil {
+		if err := f.set(meta, LinkerdNativeSidecar, "true", LinkerdProxyAwait); err != nil {
 			return err
 		}
 		// Linkerd refuses an exit delay on a native sidecar, and kubelet
@@ -88,7 +88,7 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 		return f.remove(meta, LinkerdWaitBeforeExit)
 	}
 	if m.WaitBeforeExit > 0 {
-		return f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit))
+		return f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), LinkerdProxyAwait)
 	}
 	return nil
 }
@@ -104,11 +104,11 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 		f.Log.Fail("annotation %s: %v", IstioProxyConfig, err)
 		return nil
 	}
-	if err := f.set(meta, IstioProxyConfig, merged); err != nil {
+	if err := f.set(meta, IstioProxyConfig, merged, ""); err != nil {
 		return err
 	}
 	if m.Native {
-		return f.set(meta, IstioNativeSidecar, "true")
+		return f.set(meta, IstioNativeSidecar, "true", IstioProxyConfig)
 	}
 	return nil
 }
@@ -197,8 +197,12 @@ func get(meta *yaml.RNode, key string) (string, bool) {
 	return yaml.GetValue(n), true
 }
 
-func (f Filter) set(meta *yaml.RNode, key, value string) error {
-	if cur, ok := get(meta, key); ok && cur == value {
+// set sets an annotation; a new one goes right after the annotation named
+// after when that is present, so that the keys of one mesh stay together in
+// the same order whichever mode wrote them first.
+func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
+	cur, ok := get(meta, key)
+	if ok && cur == value {
 		return nil
 	}
 	f.Log.Change("set annotation %s: %q", key, value)
@@ -206,7 +210,21 @@ func (f Filter) set(meta *yaml.RNode, key, value string) error {
 	if strings.HasPrefix(value, "{") && !strings.Contains(value, "'") {
 		v.YNode().Style = yaml.SingleQuotedStyle // JSON reads best without escapes
 	}
-	return meta.PipeE(yaml.LookupCreate(yaml.MappingNode, yaml.AnnotationsField), yaml.SetField(key, v))
+	annotations, err := meta.Pipe(yaml.LookupCreate(yaml.MappingNode, yaml.AnnotationsField))
+	if err != nil {
+		return err
+	}
+	if !ok && after != "" {
+		content := annotations.YNode().Content
+		for i := 0; i+1 < len(content); i += 2 {
+			if content[i].Value == after {
+				k := yaml.NewScalarRNode(key).YNode()
+				annotations.YNode().Content = append(append(append([]*yaml.Node{}, content[:i+2]...), k, v.YNode()), content[i+2:]...)
+				return nil
+			}
+		}
+	}
+	return annotations.PipeE(yaml.SetField(key, v))
 }
 
 func (f Filter) remove(meta *yaml.RNode, key string) error {

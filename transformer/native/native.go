@@ -14,6 +14,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Sidecar is one sidecar to convert.
@@ -101,7 +102,7 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 			err = spec.PipeE(yaml.SetField(podspec.InitContainers, seq))
 			seq = podspec.List(spec, podspec.InitContainers)
 		} else {
-			err = insertBefore(spec, podspec.InitContainers, seq, podspec.Containers)
+			err = yamlnode.InsertBefore(spec, podspec.InitContainers, seq, podspec.Containers)
 		}
 		if err != nil {
 			return err
@@ -121,20 +122,6 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 	placed := append(append(append([]*yaml.Node{}, content[:at]...), sidecars...), content[at:]...)
 	seq.YNode().Content = placed
 	return nil
-}
-
-// insertBefore adds field: value to the mapping just before the key before,
-// or at the end when that key is absent.
-func insertBefore(m *yaml.RNode, field string, value *yaml.RNode, before string) error {
-	content := m.YNode().Content
-	for i := 0; i+1 < len(content); i += 2 {
-		if content[i].Value == before {
-			key := yaml.NewScalarRNode(field).YNode()
-			m.YNode().Content = append(append(append([]*yaml.Node{}, content[:i]...), key, value.YNode()), content[i:]...)
-			return nil
-		}
-	}
-	return m.PipeE(yaml.SetField(field, value))
 }
 
 // native makes the container a native sidecar.

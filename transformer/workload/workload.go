@@ -3,11 +3,13 @@
 package workload
 
 import (
+	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // builtIn lists the built-in pod-bearing kinds by group and kind, with the
@@ -80,6 +82,29 @@ func (w *Workload) TemplateMetaPath() []string {
 	}
 	p := append([]string(nil), w.SpecPath[:len(w.SpecPath)-1]...)
 	return append(p, yaml.MetadataField)
+}
+
+// TemplateMeta returns the pod template's metadata, adding it before the pod
+// spec when absent.
+func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
+	path := w.TemplateMetaPath()
+	parent := w.Node
+	if len(path) > 1 {
+		var err error
+		if parent, err = w.Node.Pipe(yaml.Lookup(path[:len(path)-1]...)); err != nil || parent == nil {
+			return nil, fmt.Errorf("no pod template at %s", strings.Join(path[:len(path)-1], "."))
+		}
+	}
+	return yamlnode.EnsureMapBefore(parent, yaml.MetadataField, w.SpecPath[len(w.SpecPath)-1])
+}
+
+// TemplateLabel returns a label of the pod template.
+func (w *Workload) TemplateLabel(key string) (string, bool) {
+	n, err := w.Node.Pipe(yaml.Lookup(append(w.TemplateMetaPath(), yaml.LabelsField, key)...))
+	if err != nil || n == nil {
+		return "", false
+	}
+	return yaml.GetValue(n), true
 }
 
 // IsJob reports whether the workload runs to completion (Job, CronJob).
