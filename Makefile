@@ -9,19 +9,26 @@ SHELL := /usr/bin/env bash
 BIN := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
+# The container image `make image` builds, and the engine that builds it:
+# docker when `docker info` works, else podman (looked up once, when used).
+IMAGE ?= ghcr.io/sidecar-lifecycle/sidecar-lifecycle
+TAG ?= $(VERSION)
+CONTAINER_ENGINE ?= $(eval CONTAINER_ENGINE := $(shell if docker info >/dev/null 2>&1; then echo docker; \
+	elif command -v podman >/dev/null 2>&1; then echo podman; fi))$(CONTAINER_ENGINE)
+
 KUSTOMIZE_VERSION := v5.8.2
 KUSTOMIZE := $(BIN)/kustomize
 KPT_VERSION := v1.0.0-beta.56
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer:FuzzRun
+FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList
 FUZZTIME ?= 20s
 
-.PHONY: help build tools demo test verify e2e fuzz clean
+.PHONY: help build tools demo test verify e2e fuzz clean image image-test
 
 help: ## List the targets
 	@echo "Targets:"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle ./fn
@@ -53,6 +60,16 @@ verify: ## Check formatting, run go vet, then test
 e2e: build tools ## Run only the examples tests
 	go test -count=1 ./examples/...
 
+image: ## Build the container image IMAGE:TAG with docker, else podman
+	@if [ -z "$(CONTAINER_ENGINE)" ]; then \
+		echo "image: no container engine: docker info fails and podman is not on PATH (or set CONTAINER_ENGINE)"; exit 1; \
+	fi
+	$(CONTAINER_ENGINE) build --build-arg VERSION=$(VERSION) -t $(IMAGE):$(TAG) .
+
+image-test: image tools ## Build the image, then run the container tests on it
+	SIDECAR_LIFECYCLE_IMAGE=$(IMAGE):$(TAG) KPT_FN_RUNTIME=$(CONTAINER_ENGINE) \
+		go test -count=1 -run '^TestContainer' -v ./examples/
+
 fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 	@for target in $(FUZZ_TARGETS); do \
 		pkg=$${target%%:*}; name=$${target##*:}; \
@@ -62,3 +79,22 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 
 clean: ## Remove bin/ (the binary and the installed tools)
 	rm -rf $(BIN)
+
+.PHONY: e2e-kube
+e2e-kube: build ## Run e2e/ on the cluster in KUBECONFIG (fails without one)
+	@if [ -z "$$KUBECONFIG" ]; then \
+		echo "e2e-kube: KUBECONFIG is not set: point it at a test cluster, or run .ci/kube.sh, which starts one"; \
+		exit 1; \
+	fi
+	go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+
+# Workload counts `make bench` generates lists of; CI can run a tiny one,
+# e.g. `make bench BENCH_SIZES=1,50 BENCHTIME=1x`.
+BENCH_SIZES ?= 1,50,1000,10000
+BENCHTIME ?= 1s
+
+.PHONY: bench
+bench: build ## Time the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
+	go build -o $(BIN)/kyaml-identity ./bench/identity
+	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
+	go test ./transformer -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)
