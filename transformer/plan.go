@@ -39,6 +39,8 @@ type plan struct {
 	mode       config.Mode
 	sidecars   []sidecarPlan
 	drainDelay time.Duration
+	// optedOut names the sidecars the workload's mesh annotations turn ordering off for.
+	optedOut []string
 }
 
 // newPlan resolves the config and the workload's override annotations.
@@ -81,6 +83,7 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
 		if optedOut(w, pr.Name) {
+			p.optedOut = append(p.optedOut, sc.Name)
 			continue
 		}
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,

@@ -97,6 +97,8 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 		res.Outcome = Failed
 	case len(res.Log.Changes) > 0:
 		res.Node, res.Outcome = copied.Node, outcome
+	case outcome == Skipped:
+		res.Outcome = Skipped
 	}
 	return res
 }
@@ -119,6 +121,8 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	var filters []kio.Filter
 	outcome := Untouched
 	switch {
+	case len(found) == 0 && len(injected) == 0 && presentAny(spec, p.optedOut):
+		return Skipped, false, nil // the mesh's own opt-out
 	case len(found) > 0 && p.mode == config.ModeNative:
 		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
 	case len(found) > 0:
@@ -172,6 +176,16 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 		}
 	}
 	return found, injected
+}
+
+// presentAny reports whether any named container is in the pod.
+func presentAny(spec *yaml.RNode, names []string) bool {
+	for _, n := range names {
+		if podspec.Find(spec, podspec.Containers, n) != nil || podspec.Find(spec, podspec.InitContainers, n) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func names(sidecars []sidecarPlan) []string {

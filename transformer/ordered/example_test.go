@@ -66,6 +66,6 @@ func ExampleWaitForReady() {
 	// Output:
 	// containers: [{name: istio-proxy, lifecycle: {postStart: {exec: {command: [pilot-agent, wait]}}, preStop: {sleep: {seconds: 20}}}}, {name: app}]
 	// moved istio-proxy to the front of containers
-	// added postStart "pilot-agent wait" to istio-proxy
+	// added postStart ["pilot-agent", "wait"] to istio-proxy
 	// added preStop sleep 20s to istio-proxy
 }

@@ -2,6 +2,7 @@ package ordered
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -43,17 +44,27 @@ func (f WaitForReady) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	current, isExec := hook.Exec(c, hook.PostStart)
 	switch {
 	case hook.Get(c, hook.PostStart) == nil:
-		f.Log.Change("added postStart %q to %s", strings.Join(f.Command, " "), f.Container)
+		f.Log.Change("added postStart %s to %s", Argv(f.Command), f.Container)
 	case isExec && hook.Equal(current, f.Command):
 		return spec, nil
 	case isExec && len(current) > 0 && current[0] == f.Command[0]:
-		f.Log.Change("updated postStart of %s to %q", f.Container, strings.Join(f.Command, " "))
+		f.Log.Change("updated postStart of %s to %s", f.Container, Argv(f.Command))
 	default:
 		if !foreignHook(f.Log, f.ExistingHooks, f.Container, hook.PostStart, "it may not wait for readiness") {
 			return spec, nil
 		}
 	}
 	return spec, hook.SetExec(c, hook.PostStart, f.Command)
+}
+
+// Argv formats a command for a message as a JSON-style list, so that
+// arguments with spaces read unambiguously.
+func Argv(cmd []string) string {
+	quoted := make([]string, len(cmd))
+	for i, a := range cmd {
+		quoted[i] = strconv.Quote(a)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // foreignHook applies the ExistingHooks policy to a hook the function did not

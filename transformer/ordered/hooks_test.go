@@ -52,7 +52,7 @@ func TestWaitForReady(t *testing.T) {
         - --port=4191
 - name: app
 `,
-			changes: []string{`added postStart "/usr/lib/linkerd/linkerd-await --timeout=2m --port=4191" to linkerd-proxy`},
+			changes: []string{`added postStart ["/usr/lib/linkerd/linkerd-await", "--timeout=2m", "--port=4191"] to linkerd-proxy`},
 		},
 		{
 			name:   "added next to an existing preStop",
@@ -68,14 +68,14 @@ func TestWaitForReady(t *testing.T) {
         - pilot-agent
         - wait
 `,
-			changes: []string{`added postStart "pilot-agent wait" to s`},
+			changes: []string{`added postStart ["pilot-agent", "wait"] to s`},
 		},
 		{
 			name:    "added to a flow-style container",
 			spec:    "containers: [{name: app}, {name: s}]\n",
 			filter:  waitForReady("s", []string{"wait", "30"}, config.HooksKeep),
 			want:    "containers: [{name: app}, {name: s, lifecycle: {postStart: {exec: {command: [wait, \"30\"]}}}}]\n",
-			changes: []string{`added postStart "wait 30" to s`},
+			changes: []string{`added postStart ["wait", "30"] to s`},
 		},
 		{
 			name:    "an empty postStart counts as none and keeps its flow style",
@@ -120,7 +120,7 @@ func TestWaitForReady(t *testing.T) {
         - --timeout=2m
         - --port=4191
 `,
-			changes: []string{`updated postStart of linkerd-proxy to "/usr/lib/linkerd/linkerd-await --timeout=2m --port=4191"`},
+			changes: []string{`updated postStart of linkerd-proxy to ["/usr/lib/linkerd/linkerd-await", "--timeout=2m", "--port=4191"]`},
 		},
 		{
 			name: "other program, keep: warning and unchanged",
