@@ -1,0 +1,262 @@
+// Command bench measures the function binary against a kyaml identity round
+// trip (bench/identity: kio.ByteReadWriter read and write, no edit) on
+// generated ResourceLists of several sizes, in the same run, and prints wall
+// time, CPU time (user+sys) and peak RSS of each and their ratio.
+//
+//	go run ./bench -function bin/sidecar-lifecycle -identity bin/kyaml-identity -sizes 1,50,1000,10000
+//
+// With -big-mib N it instead runs the function once on a generated list of
+// about N MiB (the identity round trip would need tens of GiB) and reports
+// the same numbers.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+)
+
+func main() {
+	function := flag.String("function", "bin/sidecar-lifecycle", "the function binary")
+	identity := flag.String("identity", "bin/kyaml-identity", "the kyaml identity round trip binary")
+	sizes := flag.String("sizes", "1,50,1000,10000", "comma-separated workload counts")
+	runs := flag.Int("runs", 0, "runs per binary and size; 0 picks by size (21 for tiny lists, 3 for large)")
+	dir := flag.String("dir", "", "where to write the generated lists (default: a temporary directory)")
+	stdin := flag.String("stdin", "pipe", "how the binaries get the list: pipe (as kustomize and kpt do) or file")
+	bigMiB := flag.Int("big-mib", 0, "run the function alone on a generated list of about this many MiB")
+	flag.Parse()
+	if err := run(*function, *identity, *sizes, *runs, *dir, *stdin, *bigMiB); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(function, identity, sizes string, runs int, dir, stdin string, bigMiB int) error {
+	if stdin != "pipe" && stdin != "file" {
+		return fmt.Errorf("-stdin must be pipe or file, not %q", stdin)
+	}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	fmt.Printf("GOMAXPROCS=%d, NumCPU=%d, load average %s, stdin %s\n\n", runtime.GOMAXPROCS(0), runtime.NumCPU(), loadAverage(), stdin)
+	if bigMiB > 0 {
+		return big(function, dir, stdin, bigMiB)
+	}
+	counts, err := parseSizes(sizes)
+	if err != nil {
+		return err
+	}
+	fmt.Println("| workloads | input | function wall | function cpu | function rss | identity wall | identity cpu | identity rss | wall ratio | cpu ratio | rss ratio |")
+	fmt.Println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, n := range counts {
+		path := filepath.Join(dir, fmt.Sprintf("workloads-%d.yaml", n))
+		size, err := generate(path, n)
+		if err != nil {
+			return err
+		}
+		r := runs
+		if r == 0 {
+			r = defaultRuns(n)
+		}
+		fn, id, err := compare(function, identity, path, stdin, r)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("| %d | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n", n, mib(size),
+			fn.wall.Round(time.Millisecond), fn.cpu.Round(time.Millisecond), mib(fn.rss),
+			id.wall.Round(time.Millisecond), id.cpu.Round(time.Millisecond), mib(id.rss),
+			ratio(fn.wall, id.wall), ratio(fn.cpu, id.cpu), float64(fn.rss)/float64(id.rss))
+		os.Remove(path)
+	}
+	fmt.Println("\nMedians over the runs; the binaries alternate so that load on the machine hits both.")
+	return nil
+}
+
+func defaultRuns(workloads int) int {
+	switch {
+	case workloads <= 50:
+		return 21
+	case workloads <= 1000:
+		return 7
+	}
+	return 3
+}
+
+// big runs the function once on a list of about mebibytes MiB.
+func big(function, dir, stdin string, mebibytes int) error {
+	path := filepath.Join(dir, "big.yaml")
+	var one strings.Builder
+	if err := corpus.Write(&one, 100); err != nil {
+		return err
+	}
+	workloads := int(int64(mebibytes) << 20 / int64(one.Len()) * 100)
+	size, err := generate(path, workloads)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(path)
+	m, err := measure(function, path, stdin)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d workloads, %s in, %s out: wall %s, cpu %s, peak RSS %s\n", workloads, mib(size), mib(m.out),
+		m.wall.Round(time.Millisecond), m.cpu.Round(time.Millisecond), mib(m.rss))
+	return nil
+}
+
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad size %q in %q: want positive workload counts", f, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// generate writes a corpus of n workloads to path and returns its size.
+func generate(path string, n int) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	err = corpus.Write(w, n)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	st, serr := os.Stat(path)
+	if err == nil {
+		err = serr
+	}
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// measurement is one run of a binary.
+type measurement struct {
+	wall, cpu time.Duration
+	rss, out  int64
+}
+
+// compare runs both binaries runs times, alternating, and returns the
+// median of each measure.
+func compare(function, identity, path, stdin string, runs int) (fn, id measurement, err error) {
+	var fns, ids []measurement
+	for i := 0; i < runs; i++ {
+		m, err := measure(identity, path, stdin)
+		if err != nil {
+			return fn, id, err
+		}
+		ids = append(ids, m)
+		if m, err = measure(function, path, stdin); err != nil {
+			return fn, id, err
+		}
+		fns = append(fns, m)
+	}
+	return median(fns), median(ids), nil
+}
+
+// measure runs the binary with the list on stdin and its output discarded,
+// and reads its wall time, CPU time and peak RSS from the process state.
+func measure(binary, path, stdin string) (measurement, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return measurement{}, err
+	}
+	defer f.Close()
+	cmd := exec.Command(binary)
+	cmd.Stdin = f
+	if stdin == "pipe" {
+		cmd.Stdin = struct{ io.Reader }{f} // not an *os.File: exec copies it through a pipe
+	}
+	out := &countWriter{}
+	cmd.Stdout = out
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return measurement{}, fmt.Errorf("%s < %s: %v\n%s", binary, path, err, stderr.String())
+	}
+	usage, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return measurement{}, errors.New("no rusage for the child process on this platform")
+	}
+	if out.n == 0 {
+		return measurement{}, fmt.Errorf("%s wrote nothing", binary)
+	}
+	cpu := time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
+	return measurement{wall: wall, cpu: cpu, rss: usage.Maxrss * 1024, out: out.n}, nil
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+func median(ms []measurement) measurement {
+	pick := func(key func(measurement) int64) int64 {
+		v := make([]int64, len(ms))
+		for i, m := range ms {
+			v[i] = key(m)
+		}
+		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+		return v[len(v)/2]
+	}
+	return measurement{
+		wall: time.Duration(pick(func(m measurement) int64 { return int64(m.wall) })),
+		cpu:  time.Duration(pick(func(m measurement) int64 { return int64(m.cpu) })),
+		rss:  pick(func(m measurement) int64 { return m.rss }),
+		out:  pick(func(m measurement) int64 { return m.out }),
+	}
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}

@@ -1,0 +1,104 @@
+package transformer_test
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
+)
+
+// typicalDeployment is a meshed Deployment of the benchmark corpus: an app
+// container with probes, the Linkerd proxy second, a log shipper, comments.
+func typicalDeployment(b *testing.B) *yaml.RNode {
+	b.Helper()
+	var list bytes.Buffer
+	if err := corpus.Write(&list, 2); err != nil {
+		b.Fatal(err)
+	}
+	doc, err := transformer.ParseResourceList(list.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range doc.Field("items").Value.YNode().Content {
+		if item := yaml.NewRNode(n); item.GetKind() == "Deployment" {
+			return item
+		}
+	}
+	b.Fatal("no Deployment in the corpus")
+	return nil
+}
+
+func benchConfig(b *testing.B) *config.SidecarLifecycle {
+	b.Helper()
+	cfg, err := config.LoadBytes([]byte(corpus.FunctionConfig))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cfg
+}
+
+// BenchmarkItem is the transformer's cost for one typical workload: the
+// plan, a copy of the item and the ordered-mode edits.
+func BenchmarkItem(b *testing.B) {
+	item := typicalDeployment(b)
+	tr := transformer.New(benchConfig(b))
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := tr.Item(item); r.Outcome != transformer.Ordered {
+			b.Fatalf("outcome %v, want Ordered", r.Outcome)
+		}
+	}
+}
+
+// BenchmarkItemRoundTrip is one item through the streaming path's steps:
+// parse its text, edit it, encode it.
+func BenchmarkItemRoundTrip(b *testing.B) {
+	text, err := stream.ItemText(typicalDeployment(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := transformer.New(benchConfig(b))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		item, err := stream.ParseItem(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := stream.ItemText(tr.Item(item).Node); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRun runs 1,000 workloads through the streaming path (Run) and
+// through the whole-list path.
+func BenchmarkRun(b *testing.B) {
+	var list bytes.Buffer
+	if err := corpus.Write(&list, 1000); err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []struct {
+		name string
+		run  func(io.Reader, io.Writer) error
+	}{
+		{"stream", transformer.Run},
+		{"whole-list", transformer.RunWholeList},
+	} {
+		b.Run(path.name, func(b *testing.B) {
+			b.SetBytes(int64(list.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := path.run(bytes.NewReader(list.Bytes()), io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

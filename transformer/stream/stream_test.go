@@ -1,0 +1,233 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestSpool(t *testing.T) {
+	for _, limit := range []int64{1 << 40, 3000} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			s := NewSpool(limit)
+			defer s.Close()
+			var want bytes.Buffer
+			for i := 0; i < 2000; i++ {
+				p := bytes.Repeat([]byte{byte('a' + i%26)}, i%1500)
+				want.Write(p)
+				if n, err := s.Write(p); n != len(p) || err != nil {
+					t.Fatalf("Write = %d, %v", n, err)
+				}
+			}
+			big := bytes.Repeat([]byte("x"), 3*blockSize+17)
+			want.Write(big)
+			s.Write(big)
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if (s.file != nil) != (limit < 1<<40) {
+				t.Errorf("in a file: %v, limit %d", s.file != nil, limit)
+			}
+			if s.Size() != int64(want.Len()) {
+				t.Fatalf("Size = %d, want %d", s.Size(), want.Len())
+			}
+			for _, at := range []int64{0, 1, blockSize - 1, blockSize, 2*blockSize + 5, int64(want.Len()) - 10} {
+				got := make([]byte, 10)
+				if _, err := s.ReadAt(got, at); err != nil {
+					t.Fatalf("ReadAt %d: %v", at, err)
+				}
+				if !bytes.Equal(got, want.Bytes()[at:at+10]) {
+					t.Errorf("ReadAt %d = %q", at, got)
+				}
+			}
+			var out bytes.Buffer
+			if _, err := s.WriteTo(&out); err != nil || !bytes.Equal(out.Bytes(), want.Bytes()) {
+				t.Errorf("WriteTo: %v, equal %v", err, bytes.Equal(out.Bytes(), want.Bytes()))
+			}
+			if b, err := s.Bytes(); err != nil || !bytes.Equal(b, want.Bytes()) {
+				t.Errorf("Bytes: %v", err)
+			}
+		})
+	}
+}
+
+func TestMapKeepsOrder(t *testing.T) {
+	var got []int
+	err := Map(1000, 8, func(i int) (int, error) { return i * i, nil }, func(i, v int) error {
+		if v != i*i || i != len(got) {
+			return fmt.Errorf("emit(%d, %d) after %d values", i, v, len(got))
+		}
+		got = append(got, v)
+		return nil
+	})
+	if err != nil || len(got) != 1000 {
+		t.Fatalf("Map = %v after %d values", err, len(got))
+	}
+}
+
+func TestMapStops(t *testing.T) {
+	stop := errors.New("stop")
+	emitted := 0
+	err := Map(100000, 4, func(i int) (int, error) { return i, nil }, func(i, v int) error {
+		emitted++
+		if i == 10 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || emitted != 11 {
+		t.Errorf("Map = %v after %d emits, want stop after 11", err, emitted)
+	}
+	err = Map(100, 4, func(i int) (int, error) {
+		if i == 50 {
+			panic("boom")
+		}
+		return i, nil
+	}, func(int, int) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "item 50: panic: boom") {
+		t.Errorf("Map with a panic = %v", err)
+	}
+	if err := Map(0, 4, func(i int) (int, error) { return i, nil }, func(int, int) error { return nil }); err != nil {
+		t.Errorf("Map of nothing = %v", err)
+	}
+}
+
+const pod = "  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n"
+
+func TestReadSplits(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  data: {a: b}\nitems:\n-" + pod[1:] +
+		"\n-\n" + pod + "- # Namespace\n" + pod + "results:\n- message: old\n"
+	r, err := Read(strings.NewReader(in), Options{Mark: func(line []byte) bool { return bytes.Contains(line, []byte("Namespace")) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := r.Layout
+	if l == nil {
+		t.Fatalf("declined: %s", r.Declined)
+	}
+	wantSkeleton := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  data: {a: b}\nitems: []\nresults:\n- message: old\n"
+	if string(l.Skeleton) != wantSkeleton || l.ItemsLine != 5 || l.NextKeyLine != 6 {
+		t.Errorf("skeleton %q, items line %d, next key line %d", l.Skeleton, l.ItemsLine, l.NextKeyLine)
+	}
+	want := []string{"-" + pod[1:] + "\n", "-\n" + pod, "- # Namespace\n" + pod}
+	if l.Len() != len(want) {
+		t.Fatalf("%d items, want %d", l.Len(), len(want))
+	}
+	for i, w := range want {
+		if got, err := r.Item(i); err != nil || string(got) != w {
+			t.Errorf("item %d = %q, %v; want %q", i, got, err, w)
+		}
+		if _, err := ParseItem([]byte(w)); err != nil {
+			t.Errorf("item %d does not parse: %v", i, err)
+		}
+	}
+	if fmt.Sprint(l.Marked) != "[2]" {
+		t.Errorf("marked %v, want [2]", l.Marked)
+	}
+	if b, err := r.Bytes(); err != nil || string(b) != in {
+		t.Errorf("Bytes = %q, %v", b, err)
+	}
+}
+
+func TestReadDeclines(t *testing.T) {
+	head := "kind: ResourceList\n"
+	for _, tc := range []struct{ name, in, why string }{
+		{"no items", head, "no items key"},
+		{"empty items", head + "items:\nfunctionConfig: {}\n", "no items"},
+		{"flow items", head + "items: [{a: b}]\n", "items key the splitter does not take"},
+		{"quoted items key", head + "\"items\":\n- a: b\n", "not a plain key"},
+		{"CR", head + "items:\r\n- a: b\r\n", "CR"},
+		{"tab", head + "items:\n- a:\tb\n", "tab"},
+		{"NEL", head + "items:\n- a: b\u0085c: d\n", "line break"},
+		{"LS", head + "items:\n- a: b\u2028c: d\n", "line break"},
+		{"BOM", "\ufeff" + head + "items:\n- a: b\n", "byte order mark"},
+		{"document start", "---\n" + head + "items:\n- a: b\n", "document marker"},
+		{"document end", head + "items:\n- a: b\n...\n", "does not continue"},
+		{"document marker after the items", head + "items:\n- a: b\nx: y\n---\n", "document marker"},
+		{"comment before the first item", head + "items:\n# c\n- a: b\n", "does not continue"},
+		{"comment between items", head + "items:\n- a: b\n# c\n- a: b\n", "does not continue"},
+		{"indented comment at the end of an item", head + "items:\n- a: b\n  # c\n- a: b\n", "comment at the end"},
+		{"comment at the end of the last item", head + "items:\n- a: b\n  # c\nfunctionConfig: {}\n", "comment at the end"},
+		{"items at two columns", head + "items:\n  - a: b\n - a: b\n", "does not continue"},
+		{"item text at column 0", head + "items:\n- a: |\nx\n", "does not continue"},
+		{"second items key", head + "items:\n- a: b\nitems:\n- c: d\n", "items key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Read(strings.NewReader(tc.in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Layout != nil || !strings.Contains(r.Declined, tc.why) {
+				t.Errorf("layout %v, declined %q; want a decline with %q", r.Layout != nil, r.Declined, tc.why)
+			}
+		})
+	}
+}
+
+func TestParseItemRefuses(t *testing.T) {
+	for _, text := range []string{
+		"- a: [\n",
+		"- just a scalar\n",
+		"- a: b\n- c: d\n",
+		"- *unknown\n",
+		"- a: b\n---\n- c: d\n",
+		"- [a, b]\n",
+	} {
+		if _, err := ParseItem([]byte(text)); err == nil {
+			t.Errorf("ParseItem(%q) did not fail", text)
+		}
+	}
+}
+
+func TestEncodedPiecesMatchByteWriter(t *testing.T) {
+	item, err := ParseItem([]byte("- # head\n  kind: Pod\n  metadata: {name: p, annotations: {}}\n  spec:\n    containers:\n    - name: a # line\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := ItemText(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "- # head\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: a # line\n"; string(text) != want {
+		t.Errorf("ItemText = %q, want %q", text, want)
+	}
+	var out bytes.Buffer
+	if _, err := (List{Items: bytes.NewReader(text), Count: 1, Results: strings.NewReader("- message: m\n")}).WriteTo(&out); err != nil {
+		t.Fatal(err)
+	}
+	want := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + string(text) + "results:\n- message: m\n"
+	if out.String() != want {
+		t.Errorf("List = %q, want %q", out.String(), want)
+	}
+	var _ io.WriterTo = List{}
+}
+
+func TestTuneGC(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: TuneGC leaves the collector alone")
+	}
+	percent := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before, limit := percent(), debug.SetMemoryLimit(-1)
+	restoreOuter := TuneGC()
+	restoreInner := TuneGC()
+	if got := percent(); got != gcPercent || debug.SetMemoryLimit(-1) != gcLimit {
+		t.Errorf("while tuned: GOGC %d, limit %d", got, debug.SetMemoryLimit(-1))
+	}
+	restoreInner()
+	if got := percent(); got != gcPercent {
+		t.Errorf("after the inner run ended: GOGC %d, want %d until the outer one ends", got, gcPercent)
+	}
+	restoreOuter()
+	if got := percent(); got != before || debug.SetMemoryLimit(-1) != limit {
+		t.Errorf("after: GOGC %d, limit %d; want %d, %d", got, debug.SetMemoryLimit(-1), before, limit)
+	}
+}

@@ -1,0 +1,254 @@
+package transformer_test
+
+import (
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// itemFragments are items as entries of a block sequence at column 0, with
+// the YAML the streaming path has to cut and re-encode exactly: comments in
+// many places, block scalars of every chomping, anchors and merge keys
+// inside an item, tags, quoting, flow style, empty annotations, complex
+// keys, long lines.
+var itemFragments = []string{
+	`- # A pod with a proxy second.
+  apiVersion: v1
+  kind: Pod
+  metadata:
+    name: web # line comment
+    namespace: shop
+  spec:
+    containers:
+    # the app
+    - name: app
+      image: app:1
+      readinessProbe: {httpGet: {path: /healthz, port: 8080}}
+    - name: linkerd-proxy
+      image: proxy:2
+      # end of the proxy
+    initContainers:
+    - name: linkerd-init
+`,
+	`- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: api, namespace: shop, labels: {app: api}}
+  spec:
+    template:
+      metadata:
+        annotations: {}
+      spec:
+        terminationGracePeriodSeconds: 20 # agreed
+        containers: [{name: app, image: "api:1"}, {name: linkerd-proxy, image: 'proxy:2'}]
+`,
+	`- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: scripts
+    annotations: {}
+  data:
+    keep: |+
+      line
+
+    strip: >-
+      folded
+      text
+    indented: |2
+        two more
+    script: |
+      #!/bin/sh
+      # not a comment
+      echo "---"
+`,
+	`- apiVersion: apps/v1
+  kind: StatefulSet
+  metadata:
+    name: db
+    labels: &labels
+      app: db
+  spec:
+    selector:
+      matchLabels: *labels
+    template:
+      metadata:
+        labels:
+          <<: *labels
+          tier: data
+      spec:
+        containers:
+        - &proxy
+          name: linkerd-proxy
+          image: proxy:2
+        - name: db
+          image: !!str 15
+          args: [--a=1, "on", 'no', ~, null]
+`,
+	`- apiVersion: v1
+  kind: Namespace
+  metadata:
+    name: quiet
+    annotations:
+      sidecar-lifecycle.dev/skip: "true"
+`,
+	`- apiVersion: v1
+  kind: Pod
+  metadata: {name: skipped, namespace: quiet}
+  spec:
+    containers: [{name: app}, {name: linkerd-proxy}]
+`,
+	`- {apiVersion: v1, kind: Pod, metadata: {name: flow}, spec: {containers: [{name: app}, {name: linkerd-proxy}]}}
+`,
+	`- apiVersion: batch/v1
+  kind: Job
+  metadata:
+    name: "Name\x73pace \u00e9"
+    annotations:
+      note: "escaped\
+        line"
+      plain: a plain
+        multi-line scalar
+  spec:
+    template:
+      spec:
+        restartPolicy: Never
+        containers:
+        - name: job
+        - name: linkerd-proxy
+          lifecycle:
+            postStart:
+              exec:
+                command: [/bin/true]
+`,
+	`- apiVersion: v1
+  kind: Service
+  metadata:
+    name: svc
+  spec:
+    ? selector
+    : app: web
+    ports:
+    - port: 80
+
+`,
+	`- apiVersion: v1
+  kind: Secret
+  metadata: {name: s}
+  type: Opaque
+  data:
+    key: !!binary aGVsbG8=
+    custom: !thing value
+    long: LONGVALUE
+`,
+	`-
+  apiVersion: v1
+  kind: Pod
+  metadata:
+    name: dash-alone
+  spec:
+    containers:
+      - name: linkerd-proxy
+      - name: app
+`,
+	`- apiVersion: v1
+  kind: Namespace
+  metadata: {name: "Namespace", annotations: {sidecar-lifecycle.dev/skip: "false"}}
+`,
+}
+
+// randomConfigs are functionConfigs for the random lists, or none.
+var randomConfigs = []string{
+	"",
+	"  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {preset: linkerd, waitBeforeExit: 10s}\n",
+	"  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  metadata:\n    name: c # the config\n  spec:\n    rolloutOnChange: true\n    sidecars:\n    - preset: linkerd\n      waitBeforeExit: 30s\n    app: {drainDelay: 5s}\n",
+	"  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec: {action: validate, sidecars: [{preset: linkerd}]}\n",
+	"  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec: {mode: native, sidecars: [{preset: linkerd, ifAbsent: fail}]}\n",
+	"  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec: {sidecars: [{preset: linkerd, waitBeforeExit: soon}]}\n",
+}
+
+// randomList builds a ResourceList from random fragments, then disturbs it:
+// comment and blank lines at random places and depths, line comments, the
+// functionConfig before or after the items, the items indented.
+func randomList(r *rand.Rand) string {
+	var items []string
+	for n := 1 + r.Intn(6); n > 0; n-- {
+		items = append(items, strings.Replace(itemFragments[r.Intn(len(itemFragments))], "LONGVALUE", strings.Repeat("x", r.Intn(2)*70000), 1))
+	}
+	lines := strings.SplitAfter(strings.Join(items, ""), "\n")
+	lines = lines[:len(lines)-1]
+	for n := r.Intn(4); n > 0; n-- {
+		at := 1 + r.Intn(len(lines))
+		var insert string
+		switch r.Intn(3) {
+		case 0:
+			insert = strings.Repeat(" ", r.Intn(12)) + "# inserted\n"
+		case 1:
+			insert = "\n"
+		default:
+			line := strings.TrimSuffix(lines[at-1], "\n")
+			lines[at-1] = line + " # appended\n"
+			continue
+		}
+		lines = append(lines[:at], append([]string{insert}, lines[at:]...)...)
+	}
+	body := strings.Join(lines, "")
+	if r.Intn(4) == 0 {
+		var b strings.Builder
+		for _, line := range strings.SplitAfter(body, "\n") {
+			if line != "" && line != "\n" {
+				b.WriteString("  ")
+			}
+			b.WriteString(line)
+		}
+		body = b.String()
+	}
+	head := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+	if r.Intn(5) == 0 {
+		head = "# from an earlier function\n" + head + "metadata: {name: list}\n"
+	}
+	tail := ""
+	if r.Intn(5) == 0 {
+		tail = "results:\n- message: from an earlier function # kept?\n  severity: info\n"
+	}
+	cfg := randomConfigs[r.Intn(len(randomConfigs))]
+	switch {
+	case cfg == "":
+		return head + "items:\n" + body + tail
+	case r.Intn(2) == 0:
+		return head + "functionConfig:\n" + cfg + "items:\n" + body + tail
+	}
+	return head + "items:\n" + body + "functionConfig:\n" + cfg + tail
+}
+
+// TestStreamRandomLists compares the streaming and whole-list paths on
+// thousands of random lists of tricky items, and checks that the streaming
+// path takes most of them. STREAM_RANDOM_LISTS=n runs n lists from a new
+// seed instead.
+func TestStreamRandomLists(t *testing.T) {
+	n, seed := 600, int64(1)
+	if testing.Short() {
+		n = 100
+	}
+	if v, err := strconv.Atoi(os.Getenv("STREAM_RANDOM_LISTS")); err == nil {
+		n, seed = v, time.Now().UnixNano()
+		t.Logf("seed %d", seed)
+	}
+	r := rand.New(rand.NewSource(seed))
+	streamed := 0
+	for i := 0; i < n; i++ {
+		in := randomList(r)
+		ok, problem := compareRuns([]byte(in))
+		if problem != "" {
+			t.Fatalf("list %d: %s\ninput:\n%s", i, problem, in)
+		}
+		if ok {
+			streamed++
+		}
+	}
+	t.Logf("the streaming path took %d of %d random lists", streamed, n)
+	if streamed < n/3 {
+		t.Errorf("the streaming path took only %d of %d random lists", streamed, n)
+	}
+}

@@ -1,0 +1,361 @@
+package transformer_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+)
+
+// compareRuns runs the whole-list path, the streaming path alone, and Run on
+// in. The streaming path must write the same bytes and return the same error
+// as the whole-list path whenever it takes the input; Run must always match
+// the whole-list path. It returns whether the streaming path took the input,
+// and describes the first difference.
+func compareRuns(in []byte) (streamed bool, problem string) {
+	var whole, streaming, def bytes.Buffer
+	wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
+	streamed, why, streamErr := transformer.RunStreamOnly(bytes.NewReader(in), &streaming)
+	defErr := transformer.Run(bytes.NewReader(in), &def)
+	if streamed {
+		if p := sameRun("streaming", streaming.Bytes(), streamErr, whole.Bytes(), wholeErr); p != "" {
+			return true, p
+		}
+	} else if streamErr != nil || streaming.Len() > 0 {
+		return false, fmt.Sprintf("streaming path declined (%s) but returned %v and wrote %d bytes", why, streamErr, streaming.Len())
+	}
+	return streamed, sameRun("Run", def.Bytes(), defErr, whole.Bytes(), wholeErr)
+}
+
+// sameRun compares one path's output and error with the whole-list path's.
+func sameRun(name string, got []byte, gotErr error, want []byte, wantErr error) string {
+	switch {
+	case (gotErr == nil) != (wantErr == nil):
+		return fmt.Sprintf("%s returned %v, the whole-list path %v", name, gotErr, wantErr)
+	case errors.Is(gotErr, transformer.ErrResults) != errors.Is(wantErr, transformer.ErrResults):
+		return fmt.Sprintf("%s returned %v, the whole-list path %v", name, gotErr, wantErr)
+	case gotErr != nil && gotErr.Error() != wantErr.Error():
+		return fmt.Sprintf("%s error %q, the whole-list path %q", name, gotErr, wantErr)
+	case !bytes.Equal(got, want):
+		return fmt.Sprintf("%s output differs from the whole-list path's:\n%s", name, krmtest.Diff(string(want), string(got)))
+	}
+	return ""
+}
+
+// differential is one input of the differential test.
+type differential struct {
+	name string
+	in   []byte
+	// mustStream is set when the streaming path has to take the input,
+	// mustDecline when it has to hand it to the whole-list path.
+	mustStream, mustDecline bool
+}
+
+// goldenLists builds the ResourceList of every golden case.
+func goldenLists(t testing.TB) []differential {
+	dirs, err := filepath.Glob("testdata/*/items.yaml")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no golden cases: %v", err)
+	}
+	var out []differential
+	for _, itemsPath := range dirs {
+		dir := filepath.Dir(itemsPath)
+		items, _ := os.ReadFile(itemsPath)
+		cfg, _ := os.ReadFile(filepath.Join(dir, "config.yaml"))
+		rl, err := krmtest.ResourceList(items, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		out = append(out, differential{name: "golden/" + filepath.Base(dir), in: rl, mustStream: true})
+	}
+	return out
+}
+
+// exampleLists builds a ResourceList from each example package's resources
+// and functionConfig.
+func exampleLists(t testing.TB) []differential {
+	var out []differential
+	for _, ex := range []struct{ dir, config string }{
+		{"../examples/kustomize-exec", "sidecar-lifecycle.yaml"},
+		{"../examples/kpt-exec/orders", "sidecar-lifecycle.yaml"},
+	} {
+		files, _ := filepath.Glob(filepath.Join(ex.dir, "*.yaml"))
+		files2, _ := filepath.Glob(filepath.Join(ex.dir, "Kptfile"))
+		files = append(files, files2...)
+		sort.Strings(files)
+		var items bytes.Buffer
+		for _, f := range files {
+			base := filepath.Base(f)
+			if base == ex.config || base == "kustomization.yaml" {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items.WriteString("---\n")
+			items.Write(b)
+		}
+		cfg, err := os.ReadFile(filepath.Join(ex.dir, ex.config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rl, err := krmtest.ResourceList(items.Bytes(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.dir, err)
+		}
+		out = append(out, differential{name: "example/" + filepath.Base(ex.dir), in: rl, mustStream: true})
+	}
+	return out
+}
+
+// toolLists are ResourceLists as kustomize build and kpt fn render sent them
+// to the function for the examples, captured with a wrapper script.
+func toolLists(t testing.TB) []differential {
+	files, err := filepath.Glob("testdata/tool-inputs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tool inputs: %v", err)
+	}
+	var out []differential
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, differential{name: "tool/" + strings.TrimSuffix(filepath.Base(f), ".yaml"), in: b, mustStream: true})
+	}
+	return out
+}
+
+// corpusLists are generated meshed workloads with configs that edit them,
+// skip a Namespace, validate, and fail.
+func corpusLists(t testing.TB, workloads int) []differential {
+	var b bytes.Buffer
+	if err := corpus.Write(&b, workloads); err != nil {
+		t.Fatal(err)
+	}
+	base := b.Bytes()
+	withConfig := func(cfg string) []byte {
+		i := bytes.Index(base, []byte("functionConfig:\n"))
+		var out bytes.Buffer
+		out.Write(base[:i])
+		out.WriteString("functionConfig:\n")
+		for _, line := range strings.SplitAfter(strings.TrimSuffix(cfg, "\n"), "\n") {
+			out.WriteString("  " + line)
+		}
+		out.WriteString("\n")
+		return out.Bytes()
+	}
+	skipNamespace := bytes.Replace(base, []byte("    name: payments-1\n    annotations:\n"),
+		[]byte("    name: payments-1\n    annotations:\n      sidecar-lifecycle.dev/skip: \"true\"\n"), 1)
+	const head = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\n"
+	return []differential{
+		{"corpus", base, true, false},
+		{"corpus/namespace-skip", skipNamespace, true, false},
+		{"corpus/native", withConfig(head + "spec: {mode: native, sidecars: [{preset: linkerd}]}\n"), true, false},
+		{"corpus/validate", withConfig(head + "spec: {action: validate, sidecars: [{preset: linkerd}]}\n"), true, false},
+		{"corpus/ifabsent-fail", withConfig(head + "spec: {sidecars: [{preset: linkerd, ifAbsent: fail}]}\n"), true, false},
+		{"corpus/validate-fail", withConfig(head + "spec: {action: validate, sidecars: [{preset: linkerd, ifAbsent: fail}]}\n"), true, false},
+		{"corpus/config-error", withConfig(head + "spec: {mood: happy}\n"), true, false},
+		{"corpus/no-config", base[:bytes.Index(base, []byte("functionConfig:\n"))], true, false},
+		{"corpus/rollout", withConfig(head + "spec: {rolloutOnChange: true, sidecars: [{preset: linkerd, waitBeforeExit: 20s}]}\n"), true, false},
+	}
+}
+
+// layouts rewrites a ResourceList written by kio.ByteWriter into the other
+// layouts the streaming path takes: the functionConfig first, the items
+// indented under their key, blank lines between items.
+func layouts(d differential) []differential {
+	in := string(d.in)
+	start := strings.Index(in, "items:\n") + len("items:\n")
+	end := strings.Index(in, "\nfunctionConfig:\n") + 1
+	if start < len("items:\n") || end <= 0 {
+		end = len(in)
+		if i := strings.Index(in, "\nresults:\n"); i >= 0 {
+			end = i + 1
+		}
+	}
+	if start < len("items:\n") || end < start {
+		return nil
+	}
+	head, items, tail := in[:start-len("items:\n")], in[start:end], in[end:]
+	var indented, spaced strings.Builder
+	for _, line := range strings.SplitAfter(items, "\n") {
+		if line != "" && line != "\n" {
+			indented.WriteString("  ")
+		}
+		indented.WriteString(line)
+		if strings.HasPrefix(line, "- ") {
+			spaced.WriteString("\n")
+		}
+		spaced.WriteString(line)
+	}
+	out := []differential{
+		{d.name + "/items-indented", []byte(head + "items:\n" + indented.String() + tail), d.mustStream, false},
+		{d.name + "/blank-lines", []byte(head + "items:\n" + spaced.String() + "\n" + tail), d.mustStream, false},
+	}
+	if tail != "" {
+		out = append(out, differential{d.name + "/functionConfig-first", []byte(head + tail + "items:\n" + items), d.mustStream, false})
+	}
+	return out
+}
+
+// TestStreamMatchesWholeList is the differential test: for every golden
+// case, every example, the lists kustomize and kpt sent for the examples, a
+// generated corpus under several configs, and other layouts of each, the streaming path writes the same bytes and returns the
+// same error as the whole-list path, and takes the input.
+func TestStreamMatchesWholeList(t *testing.T) {
+	workloads := 120
+	if testing.Short() {
+		workloads = 60 // two Namespaces: corpus/namespace-skip skips the second
+	}
+	var cases []differential
+	cases = append(cases, goldenLists(t)...)
+	cases = append(cases, exampleLists(t)...)
+	cases = append(cases, toolLists(t)...)
+	generated := corpusLists(t, workloads)
+	cases = append(cases, generated[0])
+	for _, d := range cases[:len(cases):len(cases)] {
+		cases = append(cases, layouts(d)...)
+	}
+	cases = append(cases, generated[1:]...)
+	cases = append(cases, declinedLists()...)
+	for _, d := range cases {
+		t.Run(d.name, func(t *testing.T) {
+			streamed, problem := compareRuns(d.in)
+			if problem != "" {
+				t.Fatal(problem)
+			}
+			if d.mustStream && !streamed {
+				_, why, _ := transformer.RunStreamOnly(bytes.NewReader(d.in), &bytes.Buffer{})
+				t.Errorf("the streaming path declined: %s", why)
+			}
+			if d.mustDecline && streamed {
+				t.Errorf("the streaming path took an input it must hand to the whole-list path")
+			}
+			if strings.HasPrefix(d.name, "corpus/") && strings.Contains(d.name, "fail") || strings.HasSuffix(d.name, "/config-error") || strings.HasSuffix(d.name, "/validate") {
+				if err := transformer.Run(bytes.NewReader(d.in), io.Discard); !errors.Is(err, transformer.ErrResults) {
+					t.Errorf("Run = %v, want error results", err)
+				}
+			}
+			if d.name == "corpus/namespace-skip" {
+				var out bytes.Buffer
+				if err := transformer.Run(bytes.NewReader(d.in), &out); err != nil || strings.Contains(out.String(), ", skipped 0\n") {
+					t.Errorf("the skipped Namespace's workloads were not skipped (%v)", err)
+				}
+			}
+		})
+	}
+}
+
+// declinedLists are inputs the splitter must hand to the whole-list path;
+// the output is still the same.
+func declinedLists() []differential {
+	const pod = "apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"
+	var out []differential
+	for name, in := range map[string]string{
+		"flow-items":          "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
+		"crlf":                "kind: ResourceList\r\nitems:\r\n- " + strings.ReplaceAll(pod, "\n", "\r\n"),
+		"tab":                 "kind: ResourceList\nitems:\n- " + pod + "  #\tcomment\n",
+		"comment-between":     "kind: ResourceList\nitems:\n- " + pod + "# between\n- " + pod,
+		"comment-at-end":      "kind: ResourceList\nitems:\n- " + pod + "  # trailing\nfunctionConfig: {}\n",
+		"document-marker":     "---\nkind: ResourceList\nitems:\n- " + pod,
+		"alias-across-items":  "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
+		"anchor-across-items": "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
+		"json":                `{"kind": "ResourceList", "items": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "app"}, {"name": "linkerd-proxy"}]}}]}`,
+		"odd-indentation":     "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
+		"two-items-keys":      "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
+		"quoted-items-key":    "kind: ResourceList\n\"items\":\n- " + pod,
+		"not-a-list":          "kind: ConfigMap\nitems:\n- " + pod,
+		"bad-yaml":            "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
+		"scalar-item":         "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
+		"quote-across-items":  "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
+	} {
+		out = append(out, differential{name: "declined/" + name, in: []byte(in), mustDecline: true})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// FuzzStreamMatchesWholeList feeds mutated ResourceLists to the whole-list
+// path and to the streaming path: both must write the same bytes and return
+// the same error, or both fail. With asItems set, the input is placed as the
+// items of a fixed list, so that most inputs reach the streaming path.
+func FuzzStreamMatchesWholeList(f *testing.F) {
+	for _, d := range append(goldenLists(f), toolLists(f)...) {
+		f.Add(d.in, false)
+	}
+	for _, d := range corpusLists(f, 3)[:3] {
+		f.Add(d.in, false)
+	}
+	for _, d := range declinedLists() {
+		f.Add(d.in, false)
+	}
+	f.Add([]byte("- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: a\n    annotations: {sidecar-lifecycle.dev/skip: \"true\"}\n"+
+		"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p, namespace: a}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"), true)
+	f.Add([]byte("- # head\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p, annotations: {}}\n  spec:\n    containers:\n    - name: app # line\n    # foot\n    - name: linkerd-proxy\n\n- kind: Service\n"), true)
+	f.Add([]byte("- kind: ConfigMap\n  data:\n    script: |+\n      echo\n\n- kind: Pod\n  spec: {containers: [{name: linkerd-proxy}]}\n"), true)
+	f.Add([]byte("- kind: Pod\n  metadata: {name: \"Name\\\n    space\"}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"), true)
+	f.Fuzz(func(t *testing.T, in []byte, asItems bool) {
+		if asItems {
+			in = append([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"), in...)
+			in = append(in, "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {preset: linkerd, waitBeforeExit: 10s}\n"...)
+		}
+		done := make(chan string, 1)
+		go func() {
+			_, problem := compareRuns(in)
+			done <- problem
+		}()
+		select {
+		case problem := <-done:
+			if problem != "" {
+				t.Fatalf("%s\ninput:\n%s", problem, in)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer within 20s on %q", in)
+		}
+	})
+}
+
+// TestStreamThroughFiles runs the corpus with spools that move to temporary
+// files after 4 KiB, and with stdin a regular file, which the streaming path
+// reads in place: the output is still the whole-list path's.
+func TestStreamThroughFiles(t *testing.T) {
+	defer transformer.SetSpoolLimit(4 << 10)()
+	for _, d := range corpusLists(t, 40)[:5] {
+		t.Run(d.name, func(t *testing.T) {
+			streamed, problem := compareRuns(d.in)
+			if problem != "" || !streamed {
+				t.Fatalf("streamed %v: %s", streamed, problem)
+			}
+			path := filepath.Join(t.TempDir(), "list.yaml")
+			if err := os.WriteFile(path, append([]byte("ignored by Run: already read\n"), d.in...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.Seek(int64(len("ignored by Run: already read\n")), 0); err != nil {
+				t.Fatal(err)
+			}
+			var fromFile, whole bytes.Buffer
+			fileErr := transformer.Run(f, &fromFile)
+			wholeErr := transformer.RunWholeList(bytes.NewReader(d.in), &whole)
+			if p := sameRun("Run from a file", fromFile.Bytes(), fileErr, whole.Bytes(), wholeErr); p != "" {
+				t.Fatal(p)
+			}
+		})
+	}
+}
