@@ -12,11 +12,22 @@ It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
 
 Run it from:
-  kustomize   transformers: [fn.yaml] where fn.yaml is the functionConfig with
-              annotation config.kubernetes.io/function: "exec: {path: ./sidecar-lifecycle}"
+  kustomize   transformers: [fn.yaml], fn.yaml being the functionConfig annotated
+                config.kubernetes.io/function: "exec: {path: ./sidecar-lifecycle}"
               kustomize build --enable-alpha-plugins --enable-exec .
-  kpt         kpt fn eval --exec ./sidecar-lifecycle --fn-config fn.yaml pkg/
-              or a Kptfile pipeline mutator (exec: or image:), then kpt fn render
+              or, from the image: "container: {image: ghcr.io/sidecar-lifecycle/sidecar-lifecycle:TAG}"
+              kustomize build --enable-alpha-plugins .
+              (kubectl kustomize has no --enable-exec: use the standalone kustomize)
+  kpt         kpt fn eval --exec sidecar-lifecycle --fn-config fn.yaml pkg/
+              Kptfile pipeline.mutators: "- exec: sidecar-lifecycle" (kpt fn render --allow-exec)
+              or "- image: ghcr.io/sidecar-lifecycle/sidecar-lifecycle:TAG" (kpt fn render)
+  Argo CD     argocd-cm kustomize.buildOptions: --enable-alpha-plugins --enable-exec,
+              with the binary in the repo server, or a ConfigManagementPlugin
+              whose generate command runs kustomize build with it
+  Flux        render in CI (kustomize build with the function), commit the
+              output, and point a Flux Kustomization at it
+  CI check    the same config with spec.action: validate fails (exit 1) on
+              every workload that is not as configured
 
 functionConfig (every field optional):
   apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
