@@ -399,10 +399,8 @@ func checkFunctionNoChange(t *testing.T, items, config string) {
 	if err != nil {
 		t.Fatalf("parsing the function's output: %v", err)
 	}
-	for _, r := range result.ResultList() {
-		if r.Severity == "error" || (r.Severity == "info" && r.Ref != "") {
-			t.Errorf("second run reported %s on %s: %s", r.Severity, r.Ref, r.Message)
-		}
+	for _, r := range krmtest.Reported(result.ResultList()) {
+		t.Errorf("second run reported %s on %s: %s", r.Severity, r.Ref, r.Message)
 	}
 }
 

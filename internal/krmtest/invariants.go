@@ -166,3 +166,15 @@ func Comments(rn *yaml.RNode) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Reported lists the results that say a resource changed (info results with a
+// resourceRef) or that something failed: a second run must report none.
+func Reported(results []Result) []Result {
+	var out []Result
+	for _, r := range results {
+		if r.Severity == "error" || (r.Severity == "info" && r.Ref != "") {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -264,31 +264,10 @@ containers:
 			if g := grace.Current(spec); g != tc.wantGrace {
 				t.Errorf("grace period after = %d, want %d", g, tc.wantGrace)
 			}
-			checkLog(t, "changes", log.Changes, tc.changes)
-			checkLog(t, "warnings", log.Warnings, tc.warnings)
-			checkLog(t, "errors", log.Errors, tc.errors)
+			krmtest.CheckLog(t, "changes", log.Changes, tc.changes)
+			krmtest.CheckLog(t, "warnings", log.Warnings, tc.warnings)
+			krmtest.CheckLog(t, "errors", log.Errors, tc.errors)
 		})
-	}
-}
-
-// checkLog checks that the log has one entry per want, each containing the
-// want's parts (separated by "...") in order.
-func checkLog(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s = %q, want %d matching %q", what, got, len(want), want)
-		return
-	}
-	for i := range want {
-		rest := got[i]
-		for _, part := range strings.Split(want[i], "...") {
-			j := strings.Index(rest, part)
-			if j < 0 {
-				t.Errorf("%s[%d] = %q, want it to contain %q", what, i, got[i], strings.Split(want[i], "..."))
-				break
-			}
-			rest = rest[j+len(part):]
-		}
 	}
 }
 

@@ -64,20 +64,7 @@ func (tc filterCase) run(t *testing.T) {
 			t.Errorf("output contains %q:\n%s", s, got)
 		}
 	}
-	checkLog(t, "changes", log.Changes, tc.changes)
-	checkLog(t, "warnings", log.Warnings, tc.warnings)
-	checkLog(t, "errors", log.Errors, tc.errors)
-}
-
-func checkLog(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s = %q, want %d matching %q", what, got, len(want), want)
-		return
-	}
-	for i := range want {
-		if !strings.Contains(got[i], want[i]) {
-			t.Errorf("%s[%d] = %q, want it to contain %q", what, i, got[i], want[i])
-		}
-	}
+	krmtest.CheckLog(t, "changes", log.Changes, tc.changes)
+	krmtest.CheckLog(t, "warnings", log.Warnings, tc.warnings)
+	krmtest.CheckLog(t, "errors", log.Errors, tc.errors)
 }
