@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Image loader for kind clusters, with the interface of local-kube's
-# load-image.sh: kind-load-image.sh NAME:TAG ROOTFS_DIR '["/entrypoint"]'.
+# Image loader for kind clusters, the suite's default:
+#   kind-load-image.sh NAME:TAG ROOTFS_DIR '["/entrypoint"]'.
 # Packs the directory as a one-layer docker-archive and runs
 # `kind load image-archive` (KIND_CLUSTER names the cluster, default kind;
 # IMAGE_ARCH the architecture, default go env GOARCH, as the suite builds).

@@ -197,10 +197,7 @@ func removeLeftovers(ctx context.Context) error {
 func buildAndLoadImages(ctx context.Context) error {
 	loader := os.Getenv("E2E_IMAGE_LOADER")
 	if loader == "" {
-		loader = filepath.Join(filepath.Dir(suite.repoRoot), "shared", "tools", "local-kube", "load-image.sh")
-		if _, err := os.Stat(loader); err != nil {
-			return fmt.Errorf("no image loader: set E2E_IMAGE_LOADER (for kind: e2e/kind-load-image.sh): %w", err)
-		}
+		loader = filepath.Join(suite.repoRoot, "e2e", "kind-load-image.sh")
 	}
 	for _, img := range []struct {
 		program string
