@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
@@ -272,20 +273,9 @@ containers:
 }
 
 func TestFilterIdempotent(t *testing.T) {
-	spec := krmtest.Parse(t, sidecarSleeping)
-	f := grace.Filter{Policy: config.GraceRaise, Margin: 10 * time.Second, Log: &report.Log{}}
-	if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
-		t.Fatal(err)
-	}
-	once := spec.MustString()
-	second := &report.Log{}
-	f.Log = second
-	if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
-		t.Fatal(err)
-	}
-	if got := spec.MustString(); got != once || len(second.Changes)+len(second.Warnings)+len(second.Errors) != 0 {
-		t.Errorf("second run changed the spec or logged %+v:\n%s", *second, got)
-	}
+	krmtest.CheckFilterIdempotent(t, krmtest.Parse(t, sidecarSleeping), func(log *report.Log) kio.Filter {
+		return grace.Filter{Policy: config.GraceRaise, Margin: 10 * time.Second, Log: log}
+	})
 }
 
 func TestCurrent(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/ordered"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
@@ -201,21 +202,8 @@ func TestMoveFirstEveryNode(t *testing.T) {
 }
 
 func TestMoveFirstIdempotent(t *testing.T) {
-	spec := yaml.MustParse("containers:\n# app\n- name: app\n# proxy\n- name: linkerd-proxy # line\n")
-	f := ordered.MoveFirst{Names: []string{"linkerd-proxy"}, Log: &report.Log{}}
-	if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
-		t.Fatal(err)
-	}
-	once := spec.MustString()
-	second := &report.Log{}
-	f.Log = second
-	if _, err := f.Filter([]*yaml.RNode{spec}); err != nil {
-		t.Fatal(err)
-	}
-	if got := spec.MustString(); got != once {
-		t.Errorf("second run changed the spec:\n%s\nwant:\n%s", got, once)
-	}
-	if len(second.Changes) != 0 {
-		t.Errorf("second run logged %q", second.Changes)
-	}
+	spec := krmtest.Parse(t, "containers:\n# app\n- name: app\n# proxy\n- name: linkerd-proxy # line\n")
+	krmtest.CheckFilterIdempotent(t, spec, func(log *report.Log) kio.Filter {
+		return ordered.MoveFirst{Names: []string{"linkerd-proxy"}, Log: log}
+	})
 }
