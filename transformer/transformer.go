@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
@@ -96,6 +97,7 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	case res.Log.Failed():
 		res.Outcome = Failed
 	case len(res.Log.Changes) > 0:
+		dropOrchestratorIDs(copied.Node)
 		res.Node, res.Outcome = copied.Node, outcome
 	case outcome == Skipped:
 		res.Outcome = Skipped
@@ -229,3 +231,19 @@ func (t *Transformer) Filter(items []*yaml.RNode) ([]*yaml.RNode, error) {
 }
 
 var _ kio.Filter = &Transformer{}
+
+// orchestratorIDs are the annotations kyaml's function runner (kustomize's
+// and kpt's) sets on each input item to find it again in the output, then
+// copies comments and field order from the input item to the output item,
+// matching list entries by position. For a container the function moved,
+// that gives it the field order of whichever container used to be at its
+// index. The function keeps comments and order itself, so a changed item is
+// returned without the ids and the runner leaves it as written.
+var orchestratorIDs = []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation}
+
+// dropOrchestratorIDs removes the orchestrator's id annotations from a changed item.
+func dropOrchestratorIDs(item *yaml.RNode) {
+	for _, key := range orchestratorIDs {
+		_ = item.PipeE(yaml.ClearAnnotation(key))
+	}
+}
