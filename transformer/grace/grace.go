@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget/prestop"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
@@ -21,8 +22,8 @@ const Field = "terminationGracePeriodSeconds"
 // DefaultSeconds is what Kubernetes uses when the field is absent.
 const DefaultSeconds = 30
 
-// Filter makes terminationGracePeriodSeconds cover the longest preStop sleep
-// of any container plus Margin, as Policy says, and fails when a sleep action
+// Filter makes terminationGracePeriodSeconds cover the longest preStop of
+// any container, the application's included, plus Margin, as Policy says, and fails when a sleep action
 // would still be longer than the grace period (the API server rejects that).
 type Filter struct {
 	// Policy is raise, warn or keep.
@@ -57,13 +58,14 @@ func Current(spec *yaml.RNode) int64 {
 	return s
 }
 
-// Longest returns the longest preStop sleep of any container, and says whose it is.
+// Longest returns the longest preStop of any container whose duration the
+// function can read (see package prestop), and says whose it is.
 func Longest(spec *yaml.RNode) (int64, string) {
 	var longest int64
 	var name string
 	for _, c := range podspec.All(spec) {
-		if s, ok := hook.SleepSeconds(c, hook.PreStop); ok && s > longest {
-			longest, name = s, "preStop of "+podspec.Name(c.YNode())
+		if d := prestop.Read(c); d.Known && d.Seconds > longest {
+			longest, name = d.Seconds, "preStop of "+podspec.Name(c.YNode())
 		}
 	}
 	return longest, name

@@ -74,6 +74,32 @@ containers:
 			wantGrace: 40,
 		},
 		{
+			name: "the application's own drain counts: a shell preStop that sleeps first",
+			spec: `terminationGracePeriodSeconds: 60
+containers:
+- name: linkerd-proxy
+  lifecycle: {preStop: {sleep: {seconds: 30}}}
+- name: app
+  lifecycle: {preStop: {exec: {command: [/bin/bash, -c, 'sleep 130 && while pkill -QUIT -f myapp; do sleep 1; done']}}}
+`,
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			want: `terminationGracePeriodSeconds: 140
+containers:
+- name: linkerd-proxy
+  lifecycle: {preStop: {sleep: {seconds: 30}}}
+- name: app
+  lifecycle: {preStop: {exec: {command: [/bin/bash, -c, 'sleep 130 && while pkill -QUIT -f myapp; do sleep 1; done']}}}
+`,
+			changes:   []string{"raised terminationGracePeriodSeconds from 60 to 140 (preStop of app 130s + margin 10s)"},
+			wantGrace: 140,
+		},
+		{
+			name:   "an httpGet preStop has no duration to cover",
+			spec:   "terminationGracePeriodSeconds: 20\ncontainers:\n- name: app\n  lifecycle: {preStop: {httpGet: {path: /drain, port: 80}}}\n",
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			wantGrace: 20,
+		},
+		{
 			name:   "absent field: the default 30 covers 15 s + 10 s",
 			spec:   "containers:\n- name: s\n  lifecycle: {preStop: {sleep: {seconds: 15}}}\n",
 			policy: config.GraceRaise, margin: 10 * time.Second,
