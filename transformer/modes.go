@@ -85,9 +85,6 @@ func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan,
 		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
 			log.Warn("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
 		}
-		if p.drainDelay > 0 && sc.waitBeforeExit <= p.drainDelay {
-			log.Warn("%s would exit before the application drains: waitBeforeExit %s is not longer than app.drainDelay %s", sc.Name, sc.waitBeforeExit, p.drainDelay)
-		}
 		for _, later := range sidecars[i+1:] {
 			if sc.waitBeforeExit < later.waitBeforeExit {
 				log.Warn("%s starts before %s but would exit earlier (waitBeforeExit %s < %s)", sc.Name, later.Name, sc.waitBeforeExit, later.waitBeforeExit)

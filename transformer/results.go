@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -82,6 +83,9 @@ func itemResults(item *yaml.RNode, r ItemResult, action config.Action) fn.Result
 	}
 	for _, w := range r.Log.Warnings {
 		add(fn.Warning, w)
+	}
+	for _, b := range r.Log.Breaks {
+		add(budget.Severity(action), b)
 	}
 	for _, e := range r.Log.Errors {
 		add(fn.Error, e)

@@ -138,6 +138,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	if err := run(filters, spec); err != nil {
 		return Untouched, false, err
 	}
+	t.checkBudget(spec, found, injected, p, log)
 	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
 		return outcome, false, nil
 	}

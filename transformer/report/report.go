@@ -12,6 +12,9 @@ type Log struct {
 	Warnings []string
 	// Errors says what cannot be done; any error leaves the input unchanged.
 	Errors []string
+	// Breaks says where the termination budget does not hold: warnings,
+	// errors with action validate. They do not stop the edit.
+	Breaks []string
 }
 
 // Change records a change.
@@ -27,6 +30,11 @@ func (l *Log) Warn(format string, args ...any) {
 // Fail records an error.
 func (l *Log) Fail(format string, args ...any) {
 	l.Errors = append(l.Errors, fmt.Sprintf(format, args...))
+}
+
+// Break records a break of the termination budget.
+func (l *Log) Break(format string, args ...any) {
+	l.Breaks = append(l.Breaks, fmt.Sprintf(format, args...))
 }
 
 // Failed reports whether any error was recorded.

@@ -1,0 +1,163 @@
+// Package budget keeps one termination budget per workload: the load
+// balancer's deregistration delay is not longer than the application's
+// drain (its preStop), which ends before each sidecar leaves, and every
+// preStop plus the margin fits in terminationGracePeriodSeconds. It reads
+// the pod specs, and the Ingresses, Services and BackendConfigs of the same
+// input, as facts collected while the items stream past, and resolves them
+// at the end.
+package budget
+
+import (
+	"strconv"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget/prestop"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/grace"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+)
+
+// Severity is the severity of a budget break: a warning, an error with
+// action validate.
+func Severity(action config.Action) fn.Severity {
+	if action == config.ActionValidate {
+		return fn.Error
+	}
+	return fn.Warning
+}
+
+// Container is the budget's view of one container.
+type Container struct {
+	// Name is the container's name.
+	Name string
+	// Sidecar is set for a sidecar the config names, and for a native sidecar.
+	Sidecar bool
+	// Native is set for an init container with restartPolicy Always.
+	Native bool
+	// PreStop is the duration of its preStop hook.
+	PreStop prestop.Duration
+	// PostStart is the exec command of its postStart hook, if any.
+	PostStart []string
+	// StartupProbe reports whether it has a startupProbe.
+	StartupProbe bool
+}
+
+// Pod is the budget's view of one pod spec.
+type Pod struct {
+	// Grace is terminationGracePeriodSeconds, the Kubernetes default when absent.
+	Grace int64
+	// Init are the init containers, in order.
+	Init []Container
+	// Containers are spec.containers, in order.
+	Containers []Container
+}
+
+// ReadPod reads a pod spec; sidecars are the container names the config
+// lists as sidecars.
+func ReadPod(spec *yaml.RNode, sidecars map[string]bool) Pod {
+	p := Pod{Grace: grace.Current(spec)}
+	for _, field := range []string{podspec.InitContainers, podspec.Containers} {
+		seq := podspec.List(spec, field)
+		if seq == nil {
+			continue
+		}
+		for _, n := range seq.YNode().Content {
+			c := yaml.NewRNode(n)
+			name := podspec.Name(n)
+			ct := Container{Name: name, Sidecar: sidecars[name], PreStop: prestop.Read(c)}
+			ct.PostStart, _ = hook.Exec(c, hook.PostStart)
+			if probe, err := c.Pipe(yaml.Lookup("startupProbe")); err == nil && probe != nil {
+				ct.StartupProbe = true
+			}
+			if field == podspec.InitContainers {
+				if rp, err := c.Pipe(yaml.Lookup("restartPolicy")); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
+					ct.Native, ct.Sidecar = true, true
+				}
+				p.Init = append(p.Init, ct)
+				continue
+			}
+			p.Containers = append(p.Containers, ct)
+		}
+	}
+	return p
+}
+
+// Apps returns the application containers: spec.containers that are not sidecars.
+func (p Pod) Apps() []Container {
+	var apps []Container
+	for _, c := range p.Containers {
+		if !c.Sidecar {
+			apps = append(apps, c)
+		}
+	}
+	return apps
+}
+
+// Drain is the application's drain: the longest preStop of its containers.
+type Drain struct {
+	// Seconds is the longest preStop the function can read.
+	Seconds int64
+	// Container is whose preStop it is; empty when no app container has one.
+	Container string
+	// Unknown lists the app containers whose preStop the function cannot read.
+	Unknown []Container
+}
+
+// Drain returns the application's drain.
+func (p Pod) Drain() Drain {
+	var d Drain
+	for _, c := range p.Apps() {
+		switch {
+		case !c.PreStop.Known:
+			d.Unknown = append(d.Unknown, c)
+		case c.PreStop.Present && (d.Container == "" || c.PreStop.Seconds > d.Seconds):
+			d.Seconds, d.Container = c.PreStop.Seconds, c.Name
+		}
+	}
+	return d
+}
+
+// Exit is when a sidecar leaves in ordered mode: when its preStop ends and
+// it gets SIGTERM.
+type Exit struct {
+	// Name is the sidecar's name.
+	Name string
+	// Seconds is its preStop's duration.
+	Seconds int64
+	// Injected is set for a sidecar the mesh adds at admission.
+	Injected bool
+}
+
+// OrderedBreaks returns one message for each sidecar that leaves before the
+// application's longest readable preStop ends. The sidecars are those in
+// spec.containers (their own preStop counts) and the injected ones.
+func (p Pod) OrderedBreaks(injected []Exit) []string {
+	d := p.Drain()
+	if d.Container == "" || d.Seconds == 0 {
+		return nil
+	}
+	exits := append([]Exit(nil), injected...)
+	for _, c := range p.Containers {
+		if c.Sidecar && c.PreStop.Known {
+			exits = append(exits, Exit{Name: c.Name, Seconds: c.PreStop.Seconds})
+		}
+	}
+	var out []string
+	for _, e := range exits {
+		if e.Seconds > d.Seconds {
+			continue
+		}
+		who := e.Name
+		if e.Injected {
+			who += " (injected by the mesh)"
+		}
+		out = append(out, who+" leaves at "+seconds(e.Seconds)+", before the preStop of "+d.Container+" ("+seconds(d.Seconds)+
+			") ends: the application loses its network while it drains; set waitBeforeExit above "+seconds(d.Seconds)+", or to auto")
+	}
+	return out
+}
+
+func seconds(s int64) string { return strconv.FormatInt(s, 10) + "s" }
