@@ -1,6 +1,9 @@
 package transformer
 
 import (
+	"fmt"
+	"time"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
@@ -31,4 +34,35 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 	for _, msg := range budget.ReadPod(spec, t.sidecarNames()).OrderedBreaks(exits) {
 		log.Break("%s", msg)
 	}
+}
+
+// resolveAuto sets the waitBeforeExit of each sidecar that has auto: the
+// application's longest readable preStop, or the drain delay the function
+// adds, plus budget.AutoAllowance. With nothing to read it is an error,
+// unless the value is not written: a native sidecar's exit is kubelet's.
+func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPlan, p plan) error {
+	var pod *budget.Pod
+	for i, list := range [][]sidecarPlan{found, injected} {
+		for j := range list {
+			sc := &list[j]
+			if !sc.autoExit {
+				continue
+			}
+			if pod == nil {
+				read := budget.ReadPod(spec, t.sidecarNames())
+				pod = &read
+			}
+			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))
+			switch {
+			case ok:
+				sc.waitBeforeExit = time.Duration(seconds) * time.Second
+			case i == 0 && p.mode == config.ModeNative:
+				sc.waitBeforeExit = 0
+			default:
+				return fmt.Errorf("%s: waitBeforeExit auto: %s; give waitBeforeExit a duration, in the config or with the annotation %s",
+					sc.Name, pod.NoDrain(config.Seconds(p.drainDelay)), AnnotationWaitBeforeExit)
+			}
+		}
+	}
+	return nil
 }

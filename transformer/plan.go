@@ -30,6 +30,8 @@ type sidecarPlan struct {
 	preset         preset.Preset
 	waitCommand    []string
 	waitBeforeExit time.Duration
+	// autoExit: waitBeforeExit auto, resolved from the pod by resolveAuto.
+	autoExit bool
 	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
 	notInjected bool
 }
@@ -73,7 +75,7 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 	}
 	exitOverride, hasExitOverride := w.Annotation(AnnotationWaitBeforeExit)
 	var exit time.Duration
-	if hasExitOverride {
+	if hasExitOverride && exitOverride != config.Auto {
 		d, err := config.ParseDuration(exitOverride)
 		if err != nil {
 			return p, fmt.Errorf("annotation %s: %v", AnnotationWaitBeforeExit, err)
@@ -87,12 +89,12 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 			continue
 		}
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,
-			notInjected: notInjected(w, pr.Name)}
+			autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: notInjected(w, pr.Name)}
 		if sc.WaitForReady != nil {
 			sp.waitCommand = sc.WaitForReady.Command
 		}
 		if hasExitOverride {
-			sp.waitBeforeExit = exit
+			sp.waitBeforeExit, sp.autoExit = exit, exitOverride == config.Auto
 		}
 		p.sidecars = append(p.sidecars, sp)
 	}

@@ -120,6 +120,9 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 		return Untouched, false, err
 	}
 	found, injected := t.sort(spec, p, log)
+	if err := t.resolveAuto(spec, found, injected, p); err != nil {
+		return Untouched, false, err
+	}
 	var filters []kio.Filter
 	outcome := Untouched
 	switch {

@@ -9,6 +9,7 @@ package budget
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -161,3 +162,47 @@ func (p Pod) OrderedBreaks(injected []Exit) []string {
 }
 
 func seconds(s int64) string { return strconv.FormatInt(s, 10) + "s" }
+
+// AutoAllowance is what waitBeforeExit auto adds to the application's
+// drain, in seconds: time for the application to finish after its preStop,
+// once it has SIGTERM.
+const AutoAllowance = 5
+
+// AutoExit is waitBeforeExit auto for the pod: the longest application
+// preStop the function can read, or drainDelay for an application container
+// without a preStop (the function adds that one), plus AutoAllowance. It
+// reports false when there is nothing to read.
+func (p Pod) AutoExit(drainDelay int64) (int64, bool) {
+	var longest int64
+	found := false
+	for _, c := range p.Apps() {
+		switch {
+		case c.PreStop.Present && c.PreStop.Known:
+			longest, found = max(longest, c.PreStop.Seconds), true
+		case !c.PreStop.Present && drainDelay > 0:
+			longest, found = max(longest, drainDelay), true
+		}
+	}
+	return longest + AutoAllowance, found
+}
+
+// NoDrain says why AutoExit has nothing to read with this drain delay.
+func (p Pod) NoDrain(drainDelay int64) string {
+	apps := p.Apps()
+	if len(apps) == 0 {
+		return "the pod has no application container"
+	}
+	var unknown []string
+	for _, c := range apps {
+		if !c.PreStop.Known {
+			unknown = append(unknown, c.Name+": "+c.PreStop.Form)
+		}
+	}
+	switch {
+	case len(unknown) == 0:
+		return "no application container has a preStop and app.drainDelay is 0"
+	case drainDelay == 0:
+		return "no application preStop has a duration the function can read (" + strings.Join(unknown, "; ") + ") and app.drainDelay is 0"
+	}
+	return "no application preStop has a duration the function can read (" + strings.Join(unknown, "; ") + ")"
+}

@@ -73,3 +73,34 @@ func TestOrderedBreaks(t *testing.T) {
 		t.Errorf("an app without preStop breaks nothing, got %q", got)
 	}
 }
+
+func TestAutoExit(t *testing.T) {
+	sidecars := map[string]bool{"proxy": true}
+	tests := []struct {
+		name    string
+		spec    string
+		drain   int64
+		want    int64
+		ok      bool
+		noDrain string
+	}{
+		{"longest readable preStop", issuePod, 0, 130 + budget.AutoAllowance, true, ""},
+		{"drain delay for a container without preStop", "containers: [{name: proxy}, {name: app}]\n", 20, 20 + budget.AutoAllowance, true, ""},
+		{"own preStop longer than the drain delay", "containers:\n- name: app\n  lifecycle: {preStop: {sleep: {seconds: 40}}}\n- name: other\n", 20, 40 + budget.AutoAllowance, true, ""},
+		{"nothing to read", "containers: [{name: proxy}, {name: app}]\n", 0, 0, false, "no application container has a preStop and app.drainDelay is 0"},
+		{"only unknown", "containers:\n- name: app\n  lifecycle: {preStop: {httpGet: {port: 80}}}\n", 10, 0, false, "(app: httpGet)"},
+		{"only sidecars", "containers: [{name: proxy}]\n", 10, 0, false, "no application container"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := budget.ReadPod(krmtest.Parse(t, tc.spec), sidecars)
+			got, ok := pod.AutoExit(tc.drain)
+			if ok != tc.ok || (ok && got != tc.want) {
+				t.Errorf("AutoExit = %d, %v; want %d, %v", got, ok, tc.want, tc.ok)
+			}
+			if !ok && !strings.Contains(pod.NoDrain(tc.drain), tc.noDrain) {
+				t.Errorf("NoDrain = %q, want it to contain %q", pod.NoDrain(tc.drain), tc.noDrain)
+			}
+		})
+	}
+}

@@ -22,7 +22,7 @@ var fieldDocs = map[string]string{
 	"Sidecar.Preset":                "preset is linkerd, istio, cloud-sql-proxy or none (default none).",
 	"Sidecar.SleepCommand":          "sleepCommand is used for the delay when the sleep action is unavailable.",
 	"Sidecar.StartupProbe":          "startupProbe is what kubelet waits on in native mode.",
-	"Sidecar.WaitBeforeExit":        "waitBeforeExit is the ordered-mode preStop delay; 0 means none.",
+	"Sidecar.WaitBeforeExit":        "waitBeforeExit is the ordered-mode preStop delay; 0 means none; auto waits for the application's longest preStop.",
 	"Sidecar.WaitForReady":          "waitForReady is the ordered-mode postStart command that blocks until ready.",
 	"SidecarLifecycle.APIVersion":   "aPIVersion is fn.sidecar-lifecycle.dev/v1alpha1.",
 	"SidecarLifecycle.Kind":         "kind is SidecarLifecycle.",

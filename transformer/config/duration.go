@@ -86,6 +86,27 @@ func Seconds(d time.Duration) int64 {
 	return Duration{Value: d}.Seconds()
 }
 
+// Auto is the waitBeforeExit value that waits for the application's drain.
+const Auto = "auto"
+
+// DurationOrAuto is a Duration that may also be auto: waitBeforeExit, which
+// each workload then resolves from its application's preStop.
+type DurationOrAuto struct {
+	Duration
+}
+
+// IsAuto reports whether the value is auto.
+func (d DurationOrAuto) IsAuto() bool { return d.Raw == Auto }
+
+// parseDurationOrAuto parses the value unless it is auto, which leaves Value 0.
+func parseDurationOrAuto(add func(string, string), at string, d *DurationOrAuto) bool {
+	if d.IsAuto() {
+		d.Value = 0
+		return true
+	}
+	return parseDuration(add, at, &d.Duration)
+}
+
 // NewDuration returns a set Duration of the given value.
 func NewDuration(d time.Duration) Duration {
 	return Duration{Raw: d.String(), Value: d}

@@ -169,3 +169,46 @@ func TestVersionAtLeast(t *testing.T) {
 		t.Errorf("String() = %q, want 1.9", got)
 	}
 }
+
+// TestWaitBeforeExitAuto: auto is a waitBeforeExit, in the config, its
+// ConfigMap form and the schema, and nowhere else.
+func TestWaitBeforeExitAuto(t *testing.T) {
+	cfg, err := config.LoadBytes([]byte(`apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
+kind: SidecarLifecycle
+spec:
+  sidecars: [{preset: linkerd, waitBeforeExit: auto}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := cfg.Spec.Sidecars[0]; !sc.WaitBeforeExit.IsAuto() || sc.WaitBeforeExit.Value != 0 {
+		t.Errorf("waitBeforeExit auto loaded as %+v", sc.WaitBeforeExit)
+	}
+	cm, err := config.LoadBytes([]byte("apiVersion: v1\nkind: ConfigMap\ndata: {preset: linkerd, waitBeforeExit: auto}\n"))
+	if err != nil || !cm.Spec.Sidecars[0].WaitBeforeExit.IsAuto() {
+		t.Errorf("ConfigMap waitBeforeExit auto: %v", err)
+	}
+	for _, field := range []string{"terminationGracePeriod: {margin: auto}", "app: {drainDelay: auto}"} {
+		_, err := config.LoadBytes([]byte("apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  " + field + "\n"))
+		if err == nil || !strings.Contains(err.Error(), `"auto" is not a duration`) {
+			t.Errorf("%s: want an error, got %v", field, err)
+		}
+	}
+	raw, err := config.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	spec := schema["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)
+	sidecar := spec["sidecars"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
+	if err := validate(sidecar["waitBeforeExit"].(map[string]any), "auto", "waitBeforeExit"); err != nil {
+		t.Errorf("schema rejects waitBeforeExit auto: %v", err)
+	}
+	margin := spec["terminationGracePeriod"].(map[string]any)["properties"].(map[string]any)["margin"].(map[string]any)
+	if err := validate(margin, "auto", "margin"); err == nil {
+		t.Error("schema accepts margin auto")
+	}
+}

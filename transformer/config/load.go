@@ -164,7 +164,7 @@ func decodeConfigMap(rn *yaml.RNode) (*SidecarLifecycle, error) {
 		cfg.Spec.Sidecars = []Sidecar{{
 			Name:           data["sidecar"],
 			Preset:         data["preset"],
-			WaitBeforeExit: Duration{Raw: data["waitBeforeExit"]},
+			WaitBeforeExit: DurationOrAuto{Duration{Raw: data["waitBeforeExit"]}},
 		}}
 	} else if data["waitBeforeExit"] != "" {
 		errs.add("data.waitBeforeExit", "needs data.sidecar or data.preset")

@@ -48,6 +48,9 @@ func schemaOf(t reflect.Type, doc string) map[string]any {
 			map[string]any{"type": "integer", "minimum": 0},
 		}
 		return s
+	case t == reflect.TypeFor[DurationOrAuto]():
+		s["anyOf"] = append(schemaOf(reflect.TypeFor[Duration](), "")["anyOf"].([]any), map[string]any{"const": Auto})
+		return s
 	case t == reflect.TypeFor[metav1.ObjectMeta]():
 		s["type"] = "object"
 		return s

@@ -162,8 +162,8 @@ type Sidecar struct {
 	WaitForReady *Exec `json:"waitForReady,omitempty"`
 	// StartupProbe is what kubelet waits on in native mode.
 	StartupProbe *corev1.Probe `json:"startupProbe,omitempty"`
-	// WaitBeforeExit is the ordered-mode preStop delay; 0 means none.
-	WaitBeforeExit Duration `json:"waitBeforeExit,omitempty"`
+	// WaitBeforeExit is the ordered-mode preStop delay; 0 means none; auto waits for the application's longest preStop.
+	WaitBeforeExit DurationOrAuto `json:"waitBeforeExit,omitempty"`
 	// SleepCommand is used for the delay when the sleep action is unavailable.
 	SleepCommand []string `json:"sleepCommand,omitempty"`
 	// IfAbsent is annotate, skip or fail.

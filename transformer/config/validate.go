@@ -81,10 +81,10 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}
-	if !parseDuration(add, at+".waitBeforeExit", &sc.WaitBeforeExit) || !ok || !versionOK {
+	if !parseDurationOrAuto(add, at+".waitBeforeExit", &sc.WaitBeforeExit) || !ok || !versionOK {
 		return
 	}
-	if sc.WaitBeforeExit.Value > 0 && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
+	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
 		add(at+".waitBeforeExit", NoSleepBinary(p.Name, s.version))
 	}
 }
