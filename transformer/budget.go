@@ -9,6 +9,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
 // sidecarNames are the container names the config lists as sidecars.
@@ -65,4 +66,29 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 		}
 	}
 	return nil
+}
+
+// Fact is what the termination budget keeps of one item as the function
+// writes it (with action mutate): the drain and pod labels of a workload
+// the function handles, or an Ingress's, Service's or BackendConfig's
+// load balancer settings. Skipped and failed workloads are left out.
+func (t *Transformer) Fact(node *yaml.RNode, outcome Outcome) budget.Fact {
+	resRef, file := ref(node)
+	r := budget.Ref{Resource: resRef, File: file}
+	w, ok := workload.Find(node, t.Config.Spec.PodSpecPaths)
+	if !ok {
+		return budget.Observe(node, r)
+	}
+	if outcome == Skipped || outcome == Failed || !workload.Selected(w, t.Config.Spec.Targets) {
+		return budget.Fact{}
+	}
+	spec, err := w.PodSpec()
+	if err != nil || spec == nil || spec.YNode().Kind != yaml.MappingNode {
+		return budget.Fact{}
+	}
+	var labels map[string]string
+	if meta, err := node.Pipe(yaml.Lookup(w.TemplateMetaPath()...)); err == nil && meta != nil {
+		labels = budget.Labels(meta)
+	}
+	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: budget.ReadPod(spec, t.sidecarNames()).Drain()}}
 }

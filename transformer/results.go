@@ -129,7 +129,9 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 	out := make([]*yaml.RNode, len(items))
 	var results fn.Results
 	var sum Summary
+	var lb budget.Collector
 	for i, r := range edited {
+		lb.Add(t.Fact(r.Node, r.Outcome))
 		out[i] = r.Node
 		if failed || action == config.ActionValidate {
 			out[i] = items[i]
@@ -139,6 +141,9 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 		}
 		sum.AddItem(r)
 		results = append(results, itemResults(items[i], r, action)...)
+	}
+	if !failed {
+		results = append(results, lb.Results(action)...)
 	}
 	results = append(results, &fn.Result{Message: sum.Message(action), Severity: fn.Info})
 	return out, results

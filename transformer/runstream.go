@@ -9,6 +9,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
@@ -41,6 +42,7 @@ type pass struct {
 	items, results *stream.Spool
 	summary        Summary
 	errors         []string
+	budget         budget.Collector
 }
 
 func (p *pass) close() {
@@ -54,6 +56,7 @@ type itemOutput struct {
 	errors        []string
 	outcome       Outcome
 	annotated     bool
+	fact          budget.Fact
 }
 
 // runStream is the streaming path. It reports done=false, having written
@@ -109,14 +112,20 @@ func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 		}
 	}
 	out, err := s.pass(false)
-	if err == errFailed {
+	failed := err == errFailed
+	if failed {
 		out, err = s.pass(true)
 	}
 	if err != nil {
 		return false, nil
 	}
 	defer out.close()
-	closing := fn.Results{{Message: out.summary.Message(s.action), Severity: fn.Info}}
+	var closing fn.Results
+	if !failed && cfgErr == nil {
+		closing = out.budget.Results(s.action)
+		out.errors = append(out.errors, errorLines(closing)...)
+	}
+	closing = append(closing, &fn.Result{Message: out.summary.Message(s.action), Severity: fn.Info})
 	if cfgErr != nil {
 		closing = ConfigResults(cfgErr)
 		out.errors = errorLines(closing)
@@ -191,6 +200,7 @@ func (s *streamRun) pass(failed bool) (*pass, error) {
 		p.items.Write(o.text)
 		p.results.Write(o.results)
 		p.summary.AddItem(ItemResult{Outcome: o.outcome, Annotated: o.annotated})
+		p.budget.Add(o.fact)
 		p.errors = append(p.errors, o.errors...)
 		return nil
 	})
@@ -226,7 +236,7 @@ func (s *streamRun) item(i int, failed bool) (itemOutput, error) {
 		r.Log.Changes = nil
 	}
 	results := itemResults(item, r, s.action)
-	out := itemOutput{outcome: r.Outcome, annotated: r.Annotated, errors: errorLines(results)}
+	out := itemOutput{outcome: r.Outcome, annotated: r.Annotated, errors: errorLines(results), fact: s.t.Fact(r.Node, r.Outcome)}
 	if len(results) > 0 {
 		if out.results, err = stream.ResultsText(results); err != nil {
 			return itemOutput{}, err

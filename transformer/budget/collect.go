@@ -1,0 +1,228 @@
+package budget
+
+import (
+	"fmt"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// Fact is what the budget keeps of one item: at most one field is set.
+type Fact struct {
+	// Workload is a workload the function handles.
+	Workload *Workload
+	// Ingress is an Ingress.
+	Ingress *Ingress
+	// Service is a Service.
+	Service *Service
+	// BackendConfig is a GKE BackendConfig.
+	BackendConfig *BackendConfig
+}
+
+// Workload is what the budget keeps of a workload, as the function writes it.
+type Workload struct {
+	Ref
+	// Labels are its pod template's labels.
+	Labels map[string]string
+	// Drain is its application's drain.
+	Drain Drain
+}
+
+// Route is a load balancer that sends to a workload, and how long it keeps
+// sending once the pod is terminating.
+type Route struct {
+	// Via names the load balancer's resources, such as "Ingress shop/web → Service shop/web".
+	Via string
+	// Owner is the Ingress or Service whose setting the delay is.
+	Owner Ref
+	// Delay is the deregistration delay or draining timeout, in seconds.
+	Delay int64
+	// Source says where the delay comes from.
+	Source string
+	// Default is set when the delay is the load balancer's default, not set in the input.
+	Default bool
+	// Problem says why the delay cannot be read; Delay is then not valid.
+	Problem string
+}
+
+// Collector gathers facts as the items stream past and resolves them at
+// the end. It keeps small facts, never the items.
+type Collector struct {
+	workloads []*Workload
+	ingresses []*Ingress
+	services  []*Service
+	configs   map[[2]string]*BackendConfig
+}
+
+// Add keeps an item's fact.
+func (c *Collector) Add(f Fact) {
+	switch {
+	case f.Workload != nil:
+		c.workloads = append(c.workloads, f.Workload)
+	case f.Ingress != nil:
+		c.ingresses = append(c.ingresses, f.Ingress)
+	case f.Service != nil:
+		c.services = append(c.services, f.Service)
+	case f.BackendConfig != nil:
+		if c.configs == nil {
+			c.configs = map[[2]string]*BackendConfig{}
+		}
+		c.configs[[2]string{f.BackendConfig.namespace(), f.BackendConfig.Resource.Name}] = f.BackendConfig
+	}
+}
+
+// Routed is a route to one workload.
+type Routed struct {
+	Route
+	// Workload is where the route sends.
+	Workload *Workload
+}
+
+// Routes resolves every load balancer in the input to the workloads it
+// sends to: Ingress → backend Service (same namespace) → selector → pod
+// template labels, and a Service's own load balancer settings. The order
+// follows the input.
+func (c *Collector) Routes() []Routed {
+	var out []Routed
+	services := map[[2]string]*Service{}
+	for _, s := range c.services {
+		services[[2]string{s.namespace(), s.Resource.Name}] = s
+	}
+	for _, in := range c.ingresses {
+		if !in.ALB {
+			continue
+		}
+		for _, name := range in.Services {
+			s := services[[2]string{in.namespace(), name}]
+			if s == nil {
+				continue
+			}
+			r := albRoute(in, s)
+			for _, w := range c.selected(s) {
+				out = append(out, Routed{Route: r, Workload: w})
+			}
+		}
+	}
+	for _, s := range c.services {
+		for _, r := range c.serviceRoutes(s) {
+			for _, w := range c.selected(s) {
+				out = append(out, Routed{Route: r, Workload: w})
+			}
+		}
+	}
+	return out
+}
+
+// albRoute is the delay of an ALB Ingress's target group for a Service: the
+// Service's annotation takes precedence over the Ingress's.
+func albRoute(in *Ingress, s *Service) Route {
+	r := Route{Via: in.String() + " → " + s.String(), Owner: in.Ref}
+	a, on := in.Attributes, in.String()
+	if s.ALBAttributes.Set {
+		a, on, r.Owner = s.ALBAttributes, s.String(), s.Ref
+	}
+	return attributeRoute(r, a, ALBTargetGroupAttributes+" on "+on)
+}
+
+func attributeRoute(r Route, a Attribute, source string) Route {
+	switch {
+	case a.Known:
+		r.Delay, r.Source = a.Seconds, DeregistrationDelay+" in "+source
+	case a.Problem != "":
+		r.Problem, r.Source = a.Problem, source
+	default:
+		r.Delay, r.Default, r.Source = AWSDefaultDelay, true, "the AWS default deregistration delay"
+	}
+	return r
+}
+
+// serviceRoutes are a Service's own load balancers: an AWS NLB, and the
+// GKE BackendConfigs it names that are in the input.
+func (c *Collector) serviceRoutes(s *Service) []Route {
+	var out []Route
+	if s.NLB || s.NLBAttributes.Set {
+		out = append(out, attributeRoute(Route{Via: s.String(), Owner: s.Ref}, s.NLBAttributes, NLBTargetGroupAttributes+" on "+s.String()))
+	}
+	if s.BackendConfigProblem != "" {
+		out = append(out, Route{Via: s.String(), Owner: s.Ref, Problem: s.BackendConfigProblem, Source: GKEBackendConfig})
+	}
+	for _, name := range s.BackendConfigs {
+		b := c.configs[[2]string{s.namespace(), name}]
+		if b == nil {
+			continue
+		}
+		r := Route{Via: s.String() + " → " + b.String(), Owner: s.Ref, Delay: b.DrainingTimeoutSec,
+			Source: "spec.connectionDraining.drainingTimeoutSec of " + b.String(), Problem: b.Problem}
+		out = append(out, r)
+	}
+	return out
+}
+
+// selected are the workloads in the Service's namespace whose pod labels
+// match its selector.
+func (c *Collector) selected(s *Service) []*Workload {
+	if len(s.Selector) == 0 {
+		return nil
+	}
+	var out []*Workload
+	for _, w := range c.workloads {
+		if w.namespace() == s.namespace() && matches(s.Selector, w.Labels) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func matches(selector, labels map[string]string) bool {
+	for k, v := range selector {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Results checks every route against its workload's drain: a delay longer
+// than the drain is a break (a warning, an error with action validate)
+// that names the load balancer's resource, the delay and the drain. A
+// delay that is the load balancer's default, and a delay or drain the
+// function cannot read, are info results.
+func (c *Collector) Results(action config.Action) fn.Results {
+	var out fn.Results
+	for _, r := range c.Routes() {
+		if res := r.check(action); res != nil {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// check is the result of one route, or nil when the budget holds.
+func (r Routed) check(action config.Action) *fn.Result {
+	d := r.Workload.Drain
+	drain := "the drain of " + r.Workload.String() + " (" + d.describe() + ")"
+	switch {
+	case r.Problem != "":
+		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s: %s: the deregistration delay towards %s is not checked", r.Via, r.Problem, r.Workload)}
+	case r.Delay <= d.Seconds:
+		return nil
+	case len(d.Unknown) > 0:
+		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s keeps sending to %s for %ds (%s); not checked: the preStop of %s has a duration the function cannot read (%s)",
+			r.Via, r.Workload, r.Delay, r.Source, d.Unknown[0].Name, d.Unknown[0].PreStop.Form)}
+	case r.Default:
+		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s sets no %s: %s of %ds is longer than %s; set it to %d or less, or make the application drain longer",
+			r.Via, DeregistrationDelay, r.Source, r.Delay, drain, d.Seconds)}
+	}
+	return &fn.Result{Severity: Severity(action), ResourceRef: r.Owner.Resource, File: r.Owner.File,
+		Message: fmt.Sprintf("%s keeps sending to %s for %ds (%s), %ds after %s ends: lower the delay to %ds or less, or make the application drain longer",
+			r.Via, r.Workload, r.Delay, r.Source, r.Delay-d.Seconds, drain, d.Seconds)}
+}
+
+// describe says what the drain is.
+func (d Drain) describe() string {
+	if d.Container == "" {
+		return "no preStop, 0s"
+	}
+	return fmt.Sprintf("preStop of %s, %ds", d.Container, d.Seconds)
+}
