@@ -36,6 +36,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			stdout.Write(b)
 			return 0
+		case "--explain", "--explain=text", "--explain=markdown":
+			return runExplain(args[0], stdin, stdout, stderr)
 		case "--version", "version":
 			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", version)
 			return 0

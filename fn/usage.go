@@ -7,6 +7,11 @@ Usage:
   sidecar-lifecycle < resourcelist.yaml > out.yaml
   sidecar-lifecycle --help | --version
   sidecar-lifecycle --schema > sidecarlifecycle.schema.json   # JSON schema of the config
+  sidecar-lifecycle --explain[=text|markdown] < resourcelist.yaml
+      prints each workload's start-up order and shutdown timeline (preStops,
+      SIGTERM, when each sidecar leaves, when the load balancer stops sending,
+      the grace deadline, what breaks the termination budget) as the function
+      writes it; markdown adds a Mermaid gantt chart (for $GITHUB_STEP_SUMMARY)
 
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
@@ -43,7 +48,7 @@ functionConfig (every field optional):
       name: linkerd-proxy       # container name (defaults to the preset's)
       waitForReady: {command: [...]}  # ordered: blocking postStart
       startupProbe: {...}       # native: what kubelet waits on
-      waitBeforeExit: 30s       # ordered: preStop delay
+      waitBeforeExit: 30s       # ordered: preStop delay; auto = the app's drain + 5s
       sleepCommand: [/bin/sleep]      # below 1.30, where there is no sleep action
       ifAbsent: annotate        # annotate | skip | fail
     app: {drainDelay: 0s}       # preStop sleep for app containers without one

@@ -12,8 +12,8 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
-// sidecarNames are the container names the config lists as sidecars.
-func (t *Transformer) sidecarNames() map[string]bool {
+// SidecarNames are the container names the config lists as sidecars.
+func (t *Transformer) SidecarNames() map[string]bool {
 	out := make(map[string]bool, len(t.Config.Spec.Sidecars))
 	for _, sc := range t.Config.Spec.Sidecars {
 		out[sc.Name] = true
@@ -32,7 +32,7 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 	for i, sc := range injected {
 		exits[i] = budget.Exit{Name: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit), Injected: true}
 	}
-	for _, msg := range budget.ReadPod(spec, t.sidecarNames()).OrderedBreaks(exits) {
+	for _, msg := range budget.ReadPod(spec, t.SidecarNames()).OrderedBreaks(exits) {
 		log.Break("%s", msg)
 	}
 }
@@ -50,7 +50,7 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 				continue
 			}
 			if pod == nil {
-				read := budget.ReadPod(spec, t.sidecarNames())
+				read := budget.ReadPod(spec, t.SidecarNames())
 				pod = &read
 			}
 			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))
@@ -90,5 +90,5 @@ func (t *Transformer) Fact(node *yaml.RNode, outcome Outcome) budget.Fact {
 	if meta, err := node.Pipe(yaml.Lookup(w.TemplateMetaPath()...)); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
-	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: budget.ReadPod(spec, t.sidecarNames()).Drain()}}
+	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: budget.ReadPod(spec, t.SidecarNames()).Drain()}}
 }

@@ -1,0 +1,165 @@
+package budget
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Bar is a stretch of a pod's shutdown: a container's preStop, or a load
+// balancer that still sends.
+type Bar struct {
+	// Row is the container's name, or the load balancer's resources.
+	Row string
+	// Label says what runs.
+	Label string
+	// Start and End are seconds after termination starts.
+	Start, End int64
+	// Unknown is set when the duration cannot be read: End is then Start.
+	Unknown bool
+	// Breaks is set when the bar is part of a budget break.
+	Breaks bool
+}
+
+// Mark is one moment of a pod's shutdown.
+type Mark struct {
+	// At is seconds after termination starts.
+	At int64
+	// Text says what happens.
+	Text string
+	// Breaks is set when the moment is part of a budget break.
+	Breaks bool
+}
+
+// Step is one container in start-up order.
+type Step struct {
+	// Name is the container's name.
+	Name string
+	// Text says how it starts and what the next container waits for.
+	Text string
+}
+
+// Timeline is one workload's start-up order and shutdown, as kubelet runs
+// them: each container is taken to exit when it gets SIGTERM.
+type Timeline struct {
+	// Name is the workload, "Kind namespace/name".
+	Name string
+	// Grace is terminationGracePeriodSeconds.
+	Grace int64
+	// Startup lists the containers in the order kubelet starts them.
+	Startup []Step
+	// Bars are the stretches of the shutdown, in container order, then the load balancers.
+	Bars []Bar
+	// Marks are the moments of the shutdown, in time order.
+	Marks []Mark
+	// Breaks says where the budget does not hold.
+	Breaks []string
+}
+
+// NewTimeline lays out a workload's shutdown: every container in
+// spec.containers gets its preStop at t=0 and SIGTERM when it ends; native
+// sidecars get theirs once those have exited, the last one first; the load
+// balancers send until their delay ends; the grace period ends with SIGKILL.
+func NewTimeline(name string, pod Pod, routes []Route) Timeline {
+	tl := Timeline{Name: name, Grace: pod.Grace}
+	tl.Startup = startup(pod)
+	mark := func(at int64, breaks bool, format string, args ...any) {
+		tl.Marks = append(tl.Marks, Mark{At: at, Text: fmt.Sprintf(format, args...), Breaks: breaks})
+	}
+	mark(0, false, "termination starts: the pod leaves the Service endpoints and the load balancers start deregistering it")
+	drain := pod.Drain()
+	var mainEnd int64
+	for _, c := range pod.Containers {
+		end := c.stop(0, &tl, mark)
+		mainEnd = max(mainEnd, end)
+		if c.Sidecar && c.PreStop.Known && drain.Container != "" && drain.Seconds > 0 && end <= drain.Seconds {
+			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s leaves at %ds, before the preStop of %s (%ds) ends", c.Name, end, drain.Container, drain.Seconds))
+			tl.Marks[len(tl.Marks)-1].Breaks = true
+			if c.PreStop.Present {
+				tl.Bars[len(tl.Bars)-1].Breaks = true
+			}
+		}
+	}
+	start := mainEnd
+	for i := len(pod.Init) - 1; i >= 0; i-- {
+		if c := pod.Init[i]; c.Native {
+			if start == mainEnd {
+				mark(start, false, "every container has exited: kubelet stops the native sidecars, the last one first")
+			}
+			start = c.stop(start, &tl, mark)
+		}
+	}
+	for _, r := range routes {
+		switch {
+		case r.Problem != "":
+			mark(0, false, "%s: %s", r.Via, r.Problem)
+			continue
+		case r.Delay == 0:
+			continue
+		}
+		b := Bar{Row: r.Via, Label: "sends", End: r.Delay, Breaks: r.Delay > drain.Seconds && len(drain.Unknown) == 0 && !r.Default}
+		tl.Bars = append(tl.Bars, b)
+		mark(r.Delay, b.Breaks, "%s stops sending (%s)", r.Via, r.Source)
+		if b.Breaks {
+			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s sends for %ds, %ds after the application's drain (%ds) ends", r.Via, r.Delay, r.Delay-drain.Seconds, drain.Seconds))
+		}
+	}
+	for i := range tl.Bars {
+		if b := &tl.Bars[i]; b.End > pod.Grace && b.Label != "sends" {
+			b.Breaks = true
+			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s of %s runs to %ds, past the grace period (%ds): kubelet kills it at %ds", b.Label, b.Row, b.End, pod.Grace, pod.Grace))
+		}
+	}
+	mark(pod.Grace, false, "the grace period ends: SIGKILL to every container still running")
+	sort.SliceStable(tl.Marks, func(i, j int) bool { return tl.Marks[i].At < tl.Marks[j].At })
+	return tl
+}
+
+// stop lays out one container's preStop and SIGTERM from start, and returns
+// when it leaves.
+func (c Container) stop(start int64, tl *Timeline, mark func(int64, bool, string, ...any)) int64 {
+	who, leaves := c.Name, ""
+	if c.Sidecar {
+		who, leaves = c.Name+" (sidecar)", ", it leaves"
+	}
+	switch {
+	case !c.PreStop.Present:
+		mark(start, false, "%s: no preStop; SIGTERM%s", who, leaves)
+		return start
+	case !c.PreStop.Known:
+		tl.Bars = append(tl.Bars, Bar{Row: c.Name, Label: "preStop", Start: start, End: start, Unknown: true})
+		mark(start, false, "%s: preStop starts; its duration cannot be read (%s), so its SIGTERM is not placed", who, c.PreStop.Form)
+		return start
+	}
+	end := start + c.PreStop.Seconds
+	tl.Bars = append(tl.Bars, Bar{Row: c.Name, Label: "preStop", Start: start, End: end})
+	mark(start, false, "%s: preStop starts (%ds, %s)", who, c.PreStop.Seconds, c.PreStop.Form)
+	mark(end, false, "%s: preStop ends; SIGTERM%s", who, leaves)
+	return end
+}
+
+// startup lists the containers in the order kubelet starts them.
+func startup(pod Pod) []Step {
+	var out []Step
+	for _, c := range pod.Init {
+		switch {
+		case c.Native && c.StartupProbe:
+			out = append(out, Step{c.Name, "native sidecar: the next container starts once its startupProbe passes"})
+		case c.Native:
+			out = append(out, Step{c.Name, "native sidecar without a startupProbe: the next container starts as soon as it runs"})
+		default:
+			out = append(out, Step{c.Name, "init container: runs to completion before the next starts"})
+		}
+	}
+	for _, c := range pod.Containers {
+		switch {
+		case len(c.PostStart) > 0:
+			out = append(out, Step{c.Name, fmt.Sprintf("postStart %q holds the next container until it returns", strings.Join(c.PostStart, " "))})
+		case c.Sidecar:
+			out = append(out, Step{c.Name, "sidecar without a postStart: the next container starts without waiting for it"})
+		default:
+			out = append(out, Step{c.Name, "container"})
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+// Package explain prints, for each workload of a ResourceList, the
+// start-up order and the shutdown timeline of its containers and load
+// balancers, as the function writes the workload with action mutate: as a
+// text table, or as Markdown with a Mermaid gantt chart.
+package explain
+
+import (
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+)
+
+// Format is how the explanation is written.
+type Format string
+
+// Formats.
+const (
+	// Text is a plain text table per workload.
+	Text Format = "text"
+	// Markdown is Markdown with a Mermaid gantt chart per workload.
+	Markdown Format = "markdown"
+)
+
+// ParseFormat reads the value of --explain; empty is Text.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case "", Text:
+		return Text, nil
+	case Markdown:
+		return Markdown, nil
+	}
+	return "", fmt.Errorf("--explain=%q: use text or markdown", s)
+}
+
+// Workload is the explanation of one workload.
+type Workload struct {
+	budget.Timeline
+	// Errors are the workload's error results: the function would not change it.
+	Errors []string
+}
+
+// Explain reads a ResourceList and returns the explanation of every
+// workload the function handles, in input order.
+func Explain(in []byte) ([]Workload, error) {
+	doc, err := transformer.ParseResourceList(in)
+	if err != nil {
+		return nil, err
+	}
+	var cfgNode *yaml.RNode
+	if fc := doc.Field("functionConfig"); fc != nil && !fc.Value.IsNil() {
+		cfgNode = fc.Value
+	}
+	cfg, err := config.Load(cfgNode)
+	if err != nil {
+		return nil, fmt.Errorf("functionConfig: %w", err)
+	}
+	t := transformer.New(cfg)
+	var items []*yaml.RNode
+	if f := doc.Field("items"); f != nil && !f.Value.IsNil() {
+		for _, n := range f.Value.YNode().Content {
+			items = append(items, yaml.NewRNode(n))
+		}
+	}
+	for _, item := range items {
+		t.NoteNamespace(item)
+	}
+	var lb budget.Collector
+	type written struct {
+		node   *yaml.RNode
+		fact   *budget.Workload
+		errors []string
+	}
+	var workloads []written
+	for _, item := range items {
+		r := t.Item(item)
+		f := t.Fact(r.Node, r.Outcome)
+		if r.Outcome == transformer.Failed {
+			f = t.Fact(r.Node, transformer.Untouched)
+		}
+		lb.Add(f)
+		if f.Workload != nil {
+			workloads = append(workloads, written{node: r.Node, fact: f.Workload, errors: r.Log.Errors})
+		}
+	}
+	routes := map[*budget.Workload][]budget.Route{}
+	for _, r := range lb.Routes() {
+		routes[r.Workload] = append(routes[r.Workload], r.Route)
+	}
+	out := make([]Workload, 0, len(workloads))
+	for _, w := range workloads {
+		wl, _ := workload.Find(w.node, cfg.Spec.PodSpecPaths)
+		spec, err := wl.PodSpec()
+		if err != nil || spec == nil {
+			continue
+		}
+		pod := budget.ReadPod(spec, t.SidecarNames())
+		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Errors: w.errors})
+	}
+	return out, nil
+}
+
+// Run reads a ResourceList from r and writes the explanation to w.
+func Run(r io.Reader, w io.Writer, format Format) error {
+	in, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("reading input: %w", err)
+	}
+	workloads, err := Explain(in)
+	if err != nil {
+		return err
+	}
+	if format == Markdown {
+		return writeMarkdown(w, workloads)
+	}
+	return writeText(w, workloads)
+}

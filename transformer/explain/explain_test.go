@@ -1,0 +1,216 @@
+package explain_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/explain"
+)
+
+// golden builds the ResourceList of a golden case of the transformer.
+func golden(t *testing.T, name string) []byte {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", name)
+	items, err := os.ReadFile(filepath.Join(dir, "items.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	rl, err := krmtest.ResourceList(items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rl
+}
+
+func render(t *testing.T, rl []byte, format explain.Format) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := explain.Run(bytes.NewReader(rl), &out, format); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// row is one line of the shutdown table.
+type row struct {
+	at     int64
+	breaks bool
+	text   string
+}
+
+var (
+	textRow     = regexp.MustCompile(`^  (\d+)\s+(!?)\s+(\S.*)$`)
+	markdownRow = regexp.MustCompile(`^\| (\d+) \| (.*) \|$`)
+)
+
+// rows reads the shutdown table of a text or Markdown explanation.
+func rows(t *testing.T, out string, markdown bool) []row {
+	t.Helper()
+	var rs []row
+	for _, line := range strings.Split(out, "\n") {
+		if m := textRow.FindStringSubmatch(line); !markdown && m != nil {
+			at, _ := strconv.ParseInt(m[1], 10, 64)
+			rs = append(rs, row{at, m[2] == "!", m[3]})
+		}
+		if m := markdownRow.FindStringSubmatch(line); markdown && m != nil {
+			at, _ := strconv.ParseInt(m[1], 10, 64)
+			text := m[2]
+			bold := strings.HasPrefix(text, "**") && strings.HasSuffix(text, "**")
+			rs = append(rs, row{at, bold, strings.Trim(text, "*")})
+		}
+	}
+	for i := 1; i < len(rs); i++ {
+		if rs[i].at < rs[i-1].at {
+			t.Errorf("shutdown rows out of time order: %d after %d", rs[i].at, rs[i-1].at)
+		}
+	}
+	return rs
+}
+
+// has reports whether a row at the time, flagged as a break or not, contains all of the words.
+func has(rs []row, at int64, breaks bool, words ...string) bool {
+	for _, r := range rs {
+		if r.at != at || r.breaks != breaks {
+			continue
+		}
+		all := true
+		for _, w := range words {
+			all = all && strings.Contains(r.text, w)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// TestIssueCase: the case that started the project, in both formats: the
+// workload as the function writes it (the grace period raised to 140), the
+// proxy leaving at 30 s, the app's SIGTERM at 130 s, the ALB at 300 s.
+func TestIssueCase(t *testing.T) {
+	rl := golden(t, "budget-issue-case")
+	for _, format := range []explain.Format{explain.Text, explain.Markdown} {
+		t.Run(string(format), func(t *testing.T) {
+			out := render(t, rl, format)
+			rs := rows(t, out, format == explain.Markdown)
+			wants := []struct {
+				at     int64
+				breaks bool
+				words  []string
+			}{
+				{0, false, []string{"termination starts"}},
+				{0, false, []string{"linkerd-proxy", "preStop starts", "30s"}},
+				{0, false, []string{"myapp", "preStop starts", "130s"}},
+				{30, true, []string{"linkerd-proxy", "SIGTERM", "leaves"}},
+				{130, false, []string{"myapp", "SIGTERM"}},
+				{140, false, []string{"grace period ends", "SIGKILL"}},
+				{300, true, []string{"Ingress shop/myapp → Service shop/myapp", "stops sending"}},
+			}
+			for _, w := range wants {
+				if !has(rs, w.at, w.breaks, w.words...) {
+					t.Errorf("no row at %ds (break %v) with %q in:\n%s", w.at, w.breaks, w.words, out)
+				}
+			}
+			if len(rs) != len(wants) {
+				t.Errorf("%d shutdown rows, want %d", len(rs), len(wants))
+			}
+			order := regexp.MustCompile(`(?m)^\s*1\.\s+` + "`?" + `linkerd-proxy` + "`?" + `:?\s+postStart "/usr/lib/linkerd/linkerd-await[^"]*"[^\n]*\n\s*2\.\s+` + "`?" + `myapp`)
+			if !order.MatchString(out) {
+				t.Errorf("start-up order is not linkerd-proxy (with its wait) then myapp:\n%s", out)
+			}
+			for _, b := range []string{"linkerd-proxy leaves at 30s, before the preStop of myapp (130s) ends", "sends for 300s, 170s after the application's drain (130s) ends"} {
+				if !strings.Contains(out, b) {
+					t.Errorf("break %q missing", b)
+				}
+			}
+		})
+	}
+}
+
+// TestMermaid: the Markdown chart has a bar per preStop and load balancer,
+// from its start to its end, crit where the budget breaks, and the grace
+// deadline as a milestone.
+func TestMermaid(t *testing.T) {
+	out := render(t, golden(t, "budget-issue-case"), explain.Markdown)
+	start := strings.Index(out, "```mermaid\n")
+	end := strings.Index(out[start+1:], "```\n")
+	if start < 0 || end < 0 {
+		t.Fatalf("no mermaid block:\n%s", out)
+	}
+	chart := out[start : start+1+end]
+	for _, line := range []string{
+		"gantt", "dateFormat X", "axisFormat %s", "section linkerd-proxy", "preStop 30s :crit, 0, 30",
+		"section myapp", "preStop 130s :0, 130", "section Ingress shop/myapp → Service shop/myapp", "sends 300s :crit, 0, 300",
+		"grace period ends :milestone, 140, 140",
+	} {
+		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
+			t.Errorf("chart lacks %q:\n%s", line, chart)
+		}
+	}
+	if !strings.HasPrefix(out, "# Termination budget\n") || !strings.Contains(out, "\n## Deployment shop/myapp\n") {
+		t.Errorf("no headings:\n%s", out)
+	}
+}
+
+// TestNative: a native sidecar starts first and leaves after the app has
+// exited; the grace period covers the app's own drain.
+func TestNative(t *testing.T) {
+	out := render(t, golden(t, "budget-native-grace"), explain.Text)
+	rs := rows(t, out, false)
+	if !has(rs, 90, false, "api", "SIGTERM") || !has(rs, 90, false, "every container has exited") ||
+		!has(rs, 90, false, "linkerd-proxy (sidecar)", "no preStop", "leaves") || !has(rs, 100, false, "grace period ends") {
+		t.Errorf("native shutdown wrong:\n%s", out)
+	}
+	if !regexp.MustCompile(`1\.\s+linkerd-proxy\s+native sidecar: the next container starts once its startupProbe passes\n\s+2\.\s+api`).MatchString(out) {
+		t.Errorf("native start-up order wrong:\n%s", out)
+	}
+	if !strings.Contains(out, "the termination budget holds") {
+		t.Errorf("budget should hold:\n%s", out)
+	}
+}
+
+// TestDescribesMutateOutput: with action validate, explain still shows the
+// workload as action mutate writes it: waitBeforeExit auto gives the proxy
+// 135 s and the grace period 145 s.
+func TestDescribesMutateOutput(t *testing.T) {
+	rs := rows(t, render(t, golden(t, "budget-lb-validate"), explain.Text), false)
+	if !has(rs, 135, false, "linkerd-proxy", "leaves") || !has(rs, 145, false, "grace period ends") || !has(rs, 300, true, "stops sending") {
+		t.Errorf("not the mutate output: %+v", rs)
+	}
+}
+
+// TestUnknownAndFailed: a preStop whose duration cannot be read is said so
+// and not placed; a workload the function fails on shows its error.
+func TestUnknownAndFailed(t *testing.T) {
+	out := render(t, golden(t, "budget-auto-unreadable"), explain.Text)
+	if !strings.Contains(out, "error: linkerd-proxy: waitBeforeExit auto") {
+		t.Errorf("no error line:\n%s", out)
+	}
+	if !has(rows(t, out, false), 0, false, "api", "cannot be read (httpGet)") {
+		t.Errorf("unknown preStop not said:\n%s", out)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for name, in := range map[string]string{
+		"not a ResourceList": "apiVersion: v1\nkind: Pod\n",
+		"bad config":         "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: fn.sidecar-lifecycle.dev/v1alpha1, kind: SidecarLifecycle, spec: {mode: sideways}}\n",
+	} {
+		if err := explain.Run(strings.NewReader(in), &bytes.Buffer{}, explain.Text); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := explain.ParseFormat("html"); err == nil {
+		t.Error("--explain=html accepted")
+	}
+	if f, err := explain.ParseFormat(""); err != nil || f != explain.Text {
+		t.Errorf("default format %q, %v", f, err)
+	}
+}

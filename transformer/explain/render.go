@@ -1,0 +1,134 @@
+package explain
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
+)
+
+// writeText writes each workload as a text table.
+func writeText(w io.Writer, workloads []Workload) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if len(workloads) == 0 {
+		fmt.Fprintln(tw, "no workload in the input is handled by the function")
+	}
+	for i, wl := range workloads {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s (terminationGracePeriodSeconds %d)\n", wl.Name, wl.Grace)
+		for _, e := range wl.Errors {
+			fmt.Fprintf(tw, "  error: %s (the function leaves it as it is)\n", e)
+		}
+		fmt.Fprintln(tw, "\nstart-up order:")
+		for j, s := range wl.Startup {
+			fmt.Fprintf(tw, "  %d.\t%s\t%s\n", j+1, s.Name, s.Text)
+		}
+		fmt.Fprintln(tw, "\nshutdown:")
+		fmt.Fprintln(tw, "  t (s)\t\tevent")
+		for _, m := range wl.Marks {
+			fmt.Fprintf(tw, "  %d\t%s\t%s\n", m.At, flag(m.Breaks, "!"), m.Text)
+		}
+		writeBreaks(tw, wl.Breaks, "  - ")
+	}
+	return tw.Flush()
+}
+
+func writeBreaks(w io.Writer, breaks []string, bullet string) {
+	if len(breaks) == 0 {
+		fmt.Fprintln(w, "\nthe termination budget holds")
+		return
+	}
+	fmt.Fprintln(w, "\nthe termination budget breaks:")
+	for _, b := range breaks {
+		fmt.Fprintf(w, "%s%s\n", bullet, b)
+	}
+}
+
+func flag(on bool, s string) string {
+	if on {
+		return s
+	}
+	return ""
+}
+
+// writeMarkdown writes each workload as a Markdown section with a table and
+// a Mermaid gantt chart.
+func writeMarkdown(w io.Writer, workloads []Workload) error {
+	var b strings.Builder
+	b.WriteString("# Termination budget\n")
+	if len(workloads) == 0 {
+		b.WriteString("\nNo workload in the input is handled by the function.\n")
+	}
+	for _, wl := range workloads {
+		fmt.Fprintf(&b, "\n## %s\n\n", cell(wl.Name))
+		fmt.Fprintf(&b, "terminationGracePeriodSeconds: %d\n", wl.Grace)
+		for _, e := range wl.Errors {
+			fmt.Fprintf(&b, "\n> **Error:** %s (the function leaves it as it is)\n", cell(e))
+		}
+		b.WriteString("\n### Start-up order\n\n")
+		for i, s := range wl.Startup {
+			fmt.Fprintf(&b, "%d. `%s`: %s\n", i+1, s.Name, cell(s.Text))
+		}
+		b.WriteString("\n### Shutdown\n\n| t (s) | event |\n| ---: | --- |\n")
+		for _, m := range wl.Marks {
+			text := cell(m.Text)
+			if m.Breaks {
+				text = "**" + text + "**"
+			}
+			fmt.Fprintf(&b, "| %d | %s |\n", m.At, text)
+		}
+		b.WriteString("\n")
+		gantt(&b, wl.Timeline)
+		if len(wl.Breaks) == 0 {
+			b.WriteString("\nThe termination budget holds.\n")
+			continue
+		}
+		b.WriteString("\n**The termination budget breaks:**\n\n")
+		for _, br := range wl.Breaks {
+			fmt.Fprintf(&b, "- %s\n", cell(br))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// gantt writes the shutdown as a Mermaid gantt chart: times are seconds
+// (dateFormat X, Unix seconds from 0, shown with %s).
+func gantt(b *strings.Builder, tl budget.Timeline) {
+	b.WriteString("```mermaid\ngantt\n")
+	fmt.Fprintf(b, "    title %s: shutdown\n", task(tl.Name))
+	b.WriteString("    dateFormat X\n    axisFormat %s\n")
+	section := ""
+	for _, bar := range tl.Bars {
+		if bar.Row != section {
+			section = bar.Row
+			fmt.Fprintf(b, "    section %s\n", task(section))
+		}
+		tags := ""
+		if bar.Breaks {
+			tags = "crit, "
+		}
+		if bar.Unknown {
+			fmt.Fprintf(b, "    %s, duration unknown :milestone, %d, %d\n", bar.Label, bar.Start, bar.Start)
+			continue
+		}
+		fmt.Fprintf(b, "    %s %ds :%s%d, %d\n", bar.Label, bar.End-bar.Start, tags, bar.Start, bar.End)
+	}
+	b.WriteString("    section deadline\n")
+	fmt.Fprintf(b, "    grace period ends :milestone, %d, %d\n", tl.Grace, tl.Grace)
+	b.WriteString("```\n")
+}
+
+// task makes a name safe in a Mermaid gantt line, where ':', ';' and '#' have a meaning.
+func task(s string) string {
+	return strings.NewReplacer(":", " ", ";", ",", "#", " ", "\n", " ").Replace(s)
+}
+
+// cell makes text safe in a Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
