@@ -90,5 +90,6 @@ func (t *Transformer) Fact(node *yaml.RNode, outcome Outcome) budget.Fact {
 	if meta, err := node.Pipe(yaml.Lookup(w.TemplateMetaPath()...)); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
-	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: budget.ReadPod(spec, t.SidecarNames()).Drain()}}
+	pod := budget.ReadPod(spec, t.SidecarNames())
+	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
 }

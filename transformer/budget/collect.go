@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
@@ -27,6 +28,8 @@ type Workload struct {
 	Labels map[string]string
 	// Drain is its application's drain.
 	Drain Drain
+	// Sidecars are its sidecars in spec.containers (ordered mode).
+	Sidecars []string
 }
 
 // Route is a load balancer that sends to a workload, and how long it keeps
@@ -190,6 +193,13 @@ func matches(selector, labels map[string]string) bool {
 // function cannot read, are info results.
 func (c *Collector) Results(action config.Action) fn.Results {
 	var out fn.Results
+	for _, w := range c.workloads {
+		if len(w.Sidecars) > 0 && len(w.Drain.Unknown) > 0 {
+			u := w.Drain.Unknown[0]
+			out = append(out, &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s: the preStop of %s has a duration the function cannot read (%s): whether %s outlives it is not checked",
+				w, u.Name, u.PreStop.Form, strings.Join(w.Sidecars, " and "))})
+		}
+	}
 	for _, r := range c.Routes() {
 		if res := r.check(action); res != nil {
 			out = append(out, res)

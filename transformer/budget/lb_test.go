@@ -164,3 +164,16 @@ func TestCollectorResults(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownDrainIsSaid: a workload with an ordered sidecar and an app
+// preStop of unknown duration gets an info result, never a guess.
+func TestUnknownDrainIsSaid(t *testing.T) {
+	var c budget.Collector
+	pod := budget.ReadPod(krmtest.Parse(t, "containers:\n- name: proxy\n- name: app\n  lifecycle: {preStop: {httpGet: {port: 80}}}\n"), map[string]bool{"proxy": true})
+	c.Add(budget.Fact{Workload: &budget.Workload{Ref: budget.Ref{Resource: &fn.ResourceRef{Kind: "Deployment", Name: "d"}}, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}})
+	res := c.Results(config.ActionValidate)
+	if len(res) != 1 || res[0].Severity != fn.Info || res[0].ResourceRef != nil ||
+		res[0].Message != "Deployment d: the preStop of app has a duration the function cannot read (httpGet): whether proxy outlives it is not checked" {
+		t.Errorf("results %v", res)
+	}
+}

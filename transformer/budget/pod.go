@@ -97,6 +97,18 @@ func (p Pod) Apps() []Container {
 	return apps
 }
 
+// OrderedSidecars are the sidecars in spec.containers, whose exits the
+// ordered-mode check compares with the application's drain.
+func (p Pod) OrderedSidecars() []string {
+	var out []string
+	for _, c := range p.Containers {
+		if c.Sidecar {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
 // Drain is the application's drain: the longest preStop of its containers.
 type Drain struct {
 	// Seconds is the longest preStop the function can read.
