@@ -121,8 +121,10 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	var filters []kio.Filter
 	outcome := Untouched
 	switch {
-	case len(found) == 0 && len(injected) == 0 && presentAny(spec, p.optedOut):
+	case len(found) == 0 && len(injected) == 0 && optedOutHere(spec, p):
 		return Skipped, false, nil // the mesh's own opt-out
+	case len(found) > 0 && noApplication(spec, p):
+		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
 		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
 	case len(found) > 0:
@@ -134,6 +136,9 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 		warnJob(w, p, log)
 	}
 	if err := run(filters, spec); err != nil {
+		return Untouched, false, err
+	}
+	if err := inPodMeta(w, spec, found, p, log); err != nil {
 		return Untouched, false, err
 	}
 	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
@@ -176,16 +181,6 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 		}
 	}
 	return found, injected
-}
-
-// presentAny reports whether any named container is in the pod.
-func presentAny(spec *yaml.RNode, names []string) bool {
-	for _, n := range names {
-		if podspec.Find(spec, podspec.Containers, n) != nil || podspec.Find(spec, podspec.InitContainers, n) != nil {
-			return true
-		}
-	}
-	return false
 }
 
 func names(sidecars []sidecarPlan) []string {
