@@ -48,6 +48,25 @@ func noApplication(spec *yaml.RNode, p plan) bool {
 	return true
 }
 
+// toConvert reports whether any sidecar is not a native sidecar yet: only
+// then does the workload count as converted. One that is native already
+// may still get edits (its place, its probe, the grace period).
+func toConvert(spec *yaml.RNode, sidecars []sidecarPlan) bool {
+	for _, sc := range sidecars {
+		if podspec.Find(spec, podspec.Containers, sc.Name) != nil {
+			return true
+		}
+		c := podspec.Find(spec, podspec.InitContainers, sc.Name)
+		if c == nil {
+			continue
+		}
+		if policy := c.Field("restartPolicy"); policy == nil || yaml.GetValue(policy.Value) != "Always" {
+			return true
+		}
+	}
+	return false
+}
+
 // inPodMeta keeps the mesh annotations of proxies that are in the pod true
 // to the edits: the exit delay the function set, the mesh's native switch,
 // and Istio's status annotation, which lists where each injected container

@@ -126,7 +126,10 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	case len(found) > 0 && noApplication(spec, p):
 		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
+		filters = t.nativeFilters(spec, found, injected, p, log)
+		if toConvert(spec, found) {
+			outcome = Converted
+		}
 	case len(found) > 0:
 		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), Ordered
 	case len(injected) > 0:

@@ -270,6 +270,12 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 		return nil
 	}
 	f.Log.Change("set annotation %s: %q", key, value)
+	return put(meta, key, value, after, ok)
+}
+
+// put writes an annotation as set does, without reporting it; present says
+// whether the key is there already.
+func put(meta *yaml.RNode, key, value, after string, present bool) error {
 	v := yaml.NewStringRNode(value)
 	if strings.HasPrefix(value, "{") && !strings.Contains(value, "'") {
 		v.YNode().Style = yaml.SingleQuotedStyle // JSON reads best without escapes
@@ -278,7 +284,7 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 	if err != nil {
 		return err
 	}
-	if !ok && after != "" {
+	if !present && after != "" {
 		content := annotations.YNode().Content
 		for i := 0; i+1 < len(content); i += 2 {
 			if content[i].Value == after {

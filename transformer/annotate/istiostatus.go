@@ -70,7 +70,8 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	return meta, Filter{Log: f.Log}.set(meta, IstioStatus, out, "")
+	f.Log.Change("moved %s to initContainers in annotation %s", f.Proxy, IstioStatus)
+	return meta, put(meta, IstioStatus, out, "", true)
 }
 
 // names returns the strings of a status list; null or absent is empty.
