@@ -28,6 +28,36 @@ func present(spec *yaml.RNode, name string) bool {
 	return podspec.Find(spec, podspec.Containers, name) != nil || podspec.Find(spec, podspec.InitContainers, name) != nil
 }
 
+// warnNativeOptOut warns about a proxy that is a native sidecar already in a
+// workload whose mesh switch says native sidecars are off: the mesh's
+// injector would make it a regular container again.
+func warnNativeOptOut(w *workload.Workload, spec *yaml.RNode, p plan, log *report.Log) {
+	if p.mode != config.ModeNative {
+		return
+	}
+	for _, sc := range p.optedOut {
+		if podspec.Find(spec, podspec.InitContainers, sc.Name) == nil {
+			continue
+		}
+		for _, key := range nativeSwitches[sc.preset.Name] {
+			if v, ok := w.Annotation(key); ok {
+				if switchOff(sc.preset.Name, v) {
+					log.Warn("%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
+						sc.Name, key, v, sc.Name)
+				}
+				break
+			}
+		}
+	}
+}
+
+// nativeSwitches are the meshes' per-workload native sidecar switches that
+// the function honours as opt-outs, in the order the mesh reads them.
+var nativeSwitches = map[string][]string{
+	preset.Istio:   {annotate.IstioNativeSidecar},
+	preset.Linkerd: {annotate.LinkerdNativeSidecarGA, annotate.LinkerdNativeSidecarBeta},
+}
+
 // noApplication reports whether every container of spec.containers is a
 // configured sidecar: a mesh gateway runs its proxy alone, and there is no
 // application to order it for.

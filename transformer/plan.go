@@ -124,19 +124,29 @@ func optedOut(w *workload.Workload, presetName string, mode config.Mode) bool {
 		if await == "disabled" {
 			return true
 		}
-		for _, key := range []string{annotate.LinkerdNativeSidecarGA, annotate.LinkerdNativeSidecarBeta} {
-			if v, ok := w.Annotation(key); ok { // Linkerd reads the first present, in this order
-				on, err := strconv.ParseBool(v)
-				return mode == config.ModeNative && err == nil && !on
-			}
-		}
 	case preset.Istio:
 		cfg, _ := w.Annotation(annotate.IstioProxyConfig)
-		hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts")
-		native, _ := w.Annotation(annotate.IstioNativeSidecar)
-		return (ok && hold == "false") || (mode == config.ModeNative && native == "false")
+		if hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts"); ok && hold == "false" {
+			return true
+		}
+	}
+	for _, key := range nativeSwitches[presetName] {
+		if v, ok := w.Annotation(key); ok { // the mesh reads the first present, in this order
+			return mode == config.ModeNative && switchOff(presetName, v)
+		}
 	}
 	return false
+}
+
+// switchOff reports whether a mesh's native sidecar switch value turns
+// native sidecars off as the mesh reads it: Istio's template compares with
+// "false", Linkerd's injector parses a boolean.
+func switchOff(presetName, v string) bool {
+	if presetName == preset.Istio {
+		return v == "false"
+	}
+	on, err := strconv.ParseBool(v)
+	return err == nil && !on
 }
 
 // notInjected reports whether the mesh is told not to inject its proxy into

@@ -122,6 +122,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	outcome := Untouched
 	switch {
 	case len(found) == 0 && len(injected) == 0 && optedOutHere(spec, p):
+		warnNativeOptOut(w, spec, p, log)
 		return Skipped, false, nil // the mesh's own opt-out
 	case len(found) > 0 && noApplication(spec, p):
 		return Skipped, false, nil // a mesh gateway: the proxy is the pod
