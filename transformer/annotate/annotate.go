@@ -102,7 +102,7 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 		}
 		// Linkerd before 2.20 refuses to inject a native sidecar with an
 		// exit delay, and kubelet stops native sidecars last anyway.
-		return f.remove(meta, LinkerdWaitBeforeExit)
+		return f.remove(meta, LinkerdWaitBeforeExit, "a native sidecar needs no exit delay")
 	}
 	after := LinkerdProxyAwait
 	if m.WaitBeforeExit > 0 {
@@ -129,7 +129,7 @@ func (f Filter) linkerdInPod(meta *yaml.RNode, m Mesh) error {
 	want := "false"
 	if m.Native {
 		want = "true"
-		if err := f.remove(meta, LinkerdWaitBeforeExit); err != nil {
+		if err := f.remove(meta, LinkerdWaitBeforeExit, "a native sidecar needs no exit delay"); err != nil {
 			return err
 		}
 	} else if cur, ok := get(meta, LinkerdWaitBeforeExit); ok && m.WaitBeforeExit > 0 && cur != fmt.Sprint(m.WaitBeforeExit) {
@@ -173,6 +173,12 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 	}
 	if m.Native {
 		return f.set(meta, IstioNativeSidecar, "true", IstioProxyConfig)
+	}
+	// Ordered mode takes the native switch back out (native mode wrote it);
+	// it writes no "false", which is Istio's own opt-out that native mode
+	// honours.
+	if v, _ := get(meta, IstioNativeSidecar); v == "true" {
+		return f.remove(meta, IstioNativeSidecar, "ordered mode")
 	}
 	return nil
 }
@@ -297,10 +303,10 @@ func put(meta *yaml.RNode, key, value, after string, present bool) error {
 	return annotations.PipeE(yaml.SetField(key, v))
 }
 
-func (f Filter) remove(meta *yaml.RNode, key string) error {
+func (f Filter) remove(meta *yaml.RNode, key, why string) error {
 	if _, ok := get(meta, key); !ok {
 		return nil
 	}
-	f.Log.Change("removed annotation %s (a native sidecar needs no exit delay)", key)
+	f.Log.Change("removed annotation %s (%s)", key, why)
 	return hook.RemoveField(meta, yaml.AnnotationsField, key)
 }
