@@ -30,6 +30,9 @@ const (
 	Converted
 	// Annotated is a workload that got the mesh's own annotations.
 	Annotated
+	// Adjusted is a workload whose sidecars were native sidecars already
+	// and that got other edits (their place, a probe, the grace period).
+	Adjusted
 	// Skipped is a workload left alone by an annotation or its Namespace.
 	Skipped
 	// Failed is a workload with an error result.
@@ -127,7 +130,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	case len(found) > 0 && noApplication(spec, p):
 		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters = t.nativeFilters(spec, found, injected, p, log)
+		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Adjusted
 		if toConvert(spec, found) {
 			outcome = Converted
 		}
