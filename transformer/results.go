@@ -35,7 +35,7 @@ func (s *Summary) Message(action config.Action) string {
 	c := s.counts
 	if action == config.ActionValidate {
 		return fmt.Sprintf("validate: %s not as configured, skipped %d",
-			plural(c[Ordered]+c[Converted]+c[Annotated], "workload"), c[Skipped])
+			plural(c[Ordered]+c[Converted]+c[Annotated]+c[Adjusted], "workload"), c[Skipped])
 	}
 	msg := fmt.Sprintf("ordered %s, converted %d to native sidecars, annotated %d, skipped %d",
 		plural(c[Ordered], "workload"), c[Converted], c[Annotated]+s.annotatedToo, c[Skipped])
