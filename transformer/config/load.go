@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -78,6 +79,11 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 var goFieldPath = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.(\S+) of type (\S+)`)
 
 func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
+	var typeErrs Errors
+	checkTypes(rn.YNode(), reflect.TypeFor[SidecarLifecycle](), "", &typeErrs)
+	if len(typeErrs) > 0 {
+		return nil, typeErrs
+	}
 	js, err := rn.MarshalJSON()
 	if err != nil {
 		return nil, Errors{{Path: "functionConfig", Message: fmt.Sprintf("cannot be read: %v", err)}}
