@@ -32,9 +32,16 @@ func checkTypes(n *yaml.Node, t reflect.Type, path string, errs *Errors) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if expected, ok := scalarTypes[t]; ok {
+	if t == reflect.TypeFor[Duration]() {
 		if n.Kind != yaml.ScalarNode {
-			errs.add(path, fmt.Sprintf("expected %s, found %s", expected, report.Found(n)))
+			errs.add(path, "expected a duration (a string such as 30s or 2m, or a number of seconds), found "+report.Found(n))
+		}
+		return // Validate parses it
+	}
+	if t == reflect.TypeFor[intstr.IntOrString]() {
+		_, err := strconv.ParseInt(n.Value, 0, 32)
+		if n.Kind != yaml.ScalarNode || (n.Tag != yaml.NodeTagString && (n.Tag != yaml.NodeTagInt || err != nil)) {
+			errs.add(path, "expected a port number or name (an integer or a string), found "+report.Found(n))
 		}
 		return
 	}
@@ -76,13 +83,6 @@ func checkTypes(n *yaml.Node, t reflect.Type, path string, errs *Errors) {
 			errs.add(path, msg)
 		}
 	}
-}
-
-// scalarTypes are the types that take a string or a number, and what they
-// expect in words.
-var scalarTypes = map[reflect.Type]string{
-	reflect.TypeFor[Duration]():           "a duration (a string such as 30s or 2m, or a number of seconds)",
-	reflect.TypeFor[intstr.IntOrString](): "an integer or a string (a port number or name)",
 }
 
 // decodesItself reports whether a type has its own JSON decoding.
