@@ -61,6 +61,10 @@ type Diagnostic struct {
 // and the text.
 func (d Diagnostic) String() string { return string(d.Severity) + ": " + d.Text }
 
+// Diagnostics are the warning and error results as one line each, named
+// and escaped as on stderr, for programs that embed the transformer.
+func Diagnostics(results fn.Results) []Diagnostic { return diagnostics(results, false) }
+
 // diagnostics are the warning and error results, one line each; shown
 // says whether the orchestrator shows them itself.
 func diagnostics(results fn.Results, shown bool) []Diagnostic {
