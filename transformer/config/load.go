@@ -80,10 +80,8 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 var goFieldPath = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.(\S+) of type (\S+)`)
 
 func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
-	var typeErrs Errors
-	checkTypes(rn.YNode(), reflect.TypeFor[SidecarLifecycle](), "", &typeErrs)
-	if len(typeErrs) > 0 {
-		return nil, typeErrs
+	if errs := checkTypes(rn.YNode(), reflect.TypeFor[SidecarLifecycle]()); len(errs) > 0 {
+		return nil, errs
 	}
 	js, err := rn.MarshalJSON()
 	if err != nil {

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -506,5 +507,31 @@ func TestErrorsFormat(t *testing.T) {
 	want := `spec.mode: "x" is not one of ordered, native, auto; no path`
 	if got := errs.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestLoadErrorsBounded: a config whose every list entry has the same
+// mistakes, through aliases, gives a bounded list of errors.
+func TestLoadErrorsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(header + "spec:\n  app: &bad {" + strings.Repeat("x", 1) + "0: 1")
+	for i := 1; i < 100; i++ {
+		fmt.Fprintf(&b, ", x%d: 1", i)
+	}
+	b.WriteString("}\n  targets:\n    include: [")
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("*bad")
+	}
+	b.WriteString("]\n")
+	_, err := config.LoadBytes([]byte(b.String()))
+	errs := fieldErrors(t, err)
+	if len(errs) != 51 {
+		t.Fatalf("%d errors, want 50 and one that counts the rest", len(errs))
+	}
+	if last := errs[50]; last.Path != "functionConfig" || last.Message != "has 200050 more problems; fix the ones above first" {
+		t.Errorf("last error = %s", last)
 	}
 }

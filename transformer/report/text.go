@@ -81,7 +81,7 @@ func Found(n *yaml.Node) string {
 	case yaml.AliasNode:
 		return "an alias"
 	}
-	switch n.Tag {
+	switch n.ShortTag() {
 	case yaml.NodeTagNull:
 		return "null"
 	case yaml.NodeTagString:
