@@ -132,7 +132,11 @@ func checkItem(item *yaml.Node) error {
 	if item.Kind != yaml.MappingNode {
 		return fmt.Errorf(" must be a mapping (a resource), found %s", report.Found(item))
 	}
-	if meta := fieldNode(item, "metadata"); meta != nil && meta.Kind != yaml.MappingNode {
+	meta := fieldNode(item, "metadata")
+	if meta != nil && meta.Kind == yaml.AliasNode && meta.Alias != nil {
+		meta = meta.Alias
+	}
+	if meta != nil && meta.Kind != yaml.MappingNode {
 		return fmt.Errorf(".metadata must be a mapping, found %s", report.Found(meta))
 	}
 	return nil
@@ -142,7 +146,7 @@ func checkItem(item *yaml.Node) error {
 func fieldNode(m *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			if v := m.Content[i+1]; v.Tag != yaml.NodeTagNull {
+			if v := m.Content[i+1]; v.ShortTag() != yaml.NodeTagNull {
 				return v
 			}
 			return nil
