@@ -11,18 +11,20 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	dir, _ := os.Getwd()
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, newLines(os.Stderr, os.Getenv, dir)))
 }
 
 // run handles the flags, or runs the function from stdin to stdout, and
-// returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// returns the exit code. Every warning and error goes to stderr as one line.
+func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "--help", "-h", "help":
@@ -31,7 +33,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "--schema", "schema":
 			b, err := config.Schema()
 			if err != nil {
-				fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
+				stderr.fail(err.Error())
 				return 1
 			}
 			stdout.Write(b)
@@ -40,21 +42,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", version)
 			return 0
 		default:
-			fmt.Fprintf(stderr, "sidecar-lifecycle: unknown argument %q; see --help\n", args[0])
+			stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
 			return 1
 		}
 	}
-	if err := transformer.Run(stdin, stdout); err != nil {
-		var results *transformer.ResultsError
-		if !errors.As(err, &results) {
-			fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
-			return 1
+	diags, err := transformer.RunReport(stdin, stdout)
+	printed := false
+	for _, d := range diags {
+		if !d.Shown { // kpt fn render shows it among the results
+			stderr.diagnostic(d)
+			printed = true
 		}
-		for _, line := range results.Errors {
-			fmt.Fprintf(stderr, "sidecar-lifecycle: %s\n", line)
-		}
-		fmt.Fprintln(stderr, "sidecar-lifecycle: nothing was changed")
-		return 1
 	}
-	return 0
+	switch {
+	case err == nil:
+		return 0
+	case !errors.Is(err, transformer.ErrResults):
+		stderr.fail(err.Error())
+	case printed:
+		stderr.note("nothing was changed")
+	}
+	return 1
 }

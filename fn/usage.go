@@ -10,6 +10,11 @@ Usage:
 
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
+Each warning and error is also one line on stderr, for kustomize, which shows
+nothing else: "sidecar-lifecycle: warning: Deployment shop/web: ..." or
+"sidecar-lifecycle: error: ...". With GITHUB_ACTIONS=true they are GitHub
+workflow commands ("::error file=manifests/web.yaml::...") instead. Under
+kpt fn render, which shows the results itself, they are left out.
 
 Run it from:
   kustomize   transformers: [fn.yaml], fn.yaml being the functionConfig annotated
