@@ -38,7 +38,7 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/sidecar-lifecycle
-	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle ./fn
+	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
 tools: ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kpt
 	@if [ "$$($(KUSTOMIZE) version 2>/dev/null)" != "$(KUSTOMIZE_VERSION)" ]; then \

@@ -48,7 +48,7 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	build := exec.Command("go", "build", "-o", functionBinary(), "../fn")
+	build := exec.Command("go", "build", "-o", functionBinary(), "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the function: %v\n%s", err, out)
 		return 1

@@ -1,25 +1,42 @@
-// Command sidecar-lifecycle is a KRM function that makes sidecar containers
-// start before the application containers and stop after them. It reads a
-// ResourceList on stdin and writes it, with results, on stdout.
-package main
+// Package fn is the command line of sidecar-lifecycle: it reads a
+// ResourceList on stdin and writes it, with results, on stdout (a KRM
+// function), or with --config edits a plain multi-document YAML stream (a
+// Helm post-renderer), and prints every warning and error on stderr.
+package fn
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-// version is stamped at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is stamped at build time with -ldflags
+// "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=...";
+// without it, the module version go install recorded, else "dev".
+var version = ""
 
-func main() {
+// Version is the version this binary reports.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// Main runs the command with the process's arguments, standard streams and
+// environment, and returns the exit code.
+func Main() int {
 	dir, _ := os.Getwd()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, newLines(os.Stderr, os.Getenv, dir)))
+	return run(os.Args[1:], os.Stdin, os.Stdout, newLines(os.Stderr, os.Getenv, dir))
 }
 
 // run handles the flags, or runs the function from stdin to stdout, and
@@ -39,12 +56,14 @@ func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 			stdout.Write(b)
 			return 0
 		case "--version", "version":
-			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", version)
+			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", Version())
 			return 0
-		default:
-			stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
-			return 1
 		}
+		if isConfigFlag(args[0]) {
+			return runPlain(args, stdin, stdout, stderr)
+		}
+		stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
+		return 1
 	}
 	diags, err := transformer.RunReport(stdin, stdout)
 	printed := false

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -18,21 +17,21 @@ import (
 // config, and writes the stream to w. Separators, comments and documents the
 // function does not change are written as they came; a changed document is
 // re-encoded with its own list indentation and line ends. Every warning and
-// error result is passed to report, in order. With any error result nothing
+// error result is passed to report as one line, in order. With any error result nothing
 // is written and a *ResultsError is returned; with action validate the
 // input is written unchanged when no workload needs a change.
 //
 // The documents are parsed, edited and encoded on every core, and the
 // stream and the output are spooled like the ResourceList's, so memory is
 // bounded by the documents in flight.
-func RunPlain(cfgNode *yaml.RNode, r io.Reader, w io.Writer, report func(*fn.Result)) error {
+func RunPlain(cfgNode *yaml.RNode, r io.Reader, w io.Writer, report func(Diagnostic)) error {
 	cfg, err := config.Load(cfgNode)
 	if err != nil {
-		results := ConfigResults(err)
-		for _, res := range results {
-			report(res)
+		diags := Diagnostics(ConfigResults(err))
+		for _, d := range diags {
+			report(d)
 		}
-		return resultsError(results)
+		return resultsError(diags)
 	}
 	docs, err := stream.ReadDocuments(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
 	if err != nil {
@@ -45,20 +44,20 @@ func RunPlain(cfgNode *yaml.RNode, r io.Reader, w io.Writer, report func(*fn.Res
 	}
 	out := stream.NewSpool(spoolLimit)
 	defer out.Close()
-	var errs []string
+	var diags []Diagnostic
 	err = stream.Map(docs.Len(), 64, p.document, func(_ int, d plainDocument) error {
-		for _, res := range d.results {
-			report(res)
+		for _, diag := range d.diagnostics {
+			report(diag)
 		}
-		errs = append(errs, errorLines(d.results)...)
+		diags = append(diags, d.diagnostics...)
 		out.Write(d.text)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
-		return &ResultsError{Errors: errs}
+	if err := resultsError(diags); err != nil {
+		return err
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
@@ -78,8 +77,8 @@ type plainRun struct {
 
 // plainDocument is what one document adds to the output.
 type plainDocument struct {
-	text    []byte
-	results fn.Results
+	text        []byte
+	diagnostics []Diagnostic
 }
 
 // noteNamespaces reads the documents that may be Namespaces first, so that a
@@ -118,7 +117,7 @@ func (p *plainRun) document(i int) (plainDocument, error) {
 	}
 	item := yaml.NewRNode(doc.Content[0])
 	r := p.t.Item(item)
-	out.results = problems(itemResults(item, r, p.action))
+	out.diagnostics = Diagnostics(itemResults(item, r, p.action))
 	if r.Node == item || r.Outcome == Failed || p.action == config.ActionValidate {
 		return out, nil
 	}
@@ -175,15 +174,4 @@ func encodeDocument(doc *yaml.Node, edited *yaml.RNode, original []byte) ([]byte
 		text = bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
 	}
 	return text, nil
-}
-
-// problems keeps the warning and error results.
-func problems(results fn.Results) fn.Results {
-	var out fn.Results
-	for _, r := range results {
-		if r.Severity == fn.Warning || r.Severity == fn.Error {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -42,15 +42,15 @@ spec:
         image: proxy
 `
 
-func runPlain(t *testing.T, cfg, in string) (string, []*fn.Result, error) {
+func runPlain(t *testing.T, cfg, in string) (string, []transformer.Diagnostic, error) {
 	t.Helper()
 	var cfgNode *yaml.RNode
 	if cfg != "" {
 		cfgNode = krmtest.Parse(t, cfg)
 	}
 	var out bytes.Buffer
-	var reported []*fn.Result
-	err := transformer.RunPlain(cfgNode, strings.NewReader(in), &out, func(r *fn.Result) { reported = append(reported, r) })
+	var reported []transformer.Diagnostic
+	err := transformer.RunPlain(cfgNode, strings.NewReader(in), &out, func(d transformer.Diagnostic) { reported = append(reported, d) })
 	if err != nil && !errors.Is(err, transformer.ErrResults) {
 		t.Fatalf("RunPlain: %v", err)
 	}
@@ -111,7 +111,7 @@ func TestRunPlainErrors(t *testing.T) {
 	if !errors.Is(err, transformer.ErrResults) || out != "" {
 		t.Fatalf("err %v, output %q: want ErrResults and no output", err, out)
 	}
-	if len(reported) == 0 || reported[0].Severity != fn.Error || !strings.Contains(reported[0].Message, "cloud-sql-proxy") {
+	if len(reported) == 0 || reported[0].Severity != fn.Error || !strings.Contains(reported[0].Text, "Deployment payments: ") || !strings.Contains(reported[0].Text, "cloud-sql-proxy") {
 		t.Errorf("reported %v, want the ifAbsent error", reported)
 	}
 	for _, tc := range []struct{ name, in, want string }{
@@ -120,7 +120,7 @@ func TestRunPlainErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := transformer.RunPlain(nil, strings.NewReader(tc.in), &out, func(*fn.Result) {})
+			err := transformer.RunPlain(nil, strings.NewReader(tc.in), &out, func(transformer.Diagnostic) {})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %v, want one line containing %q", err, tc.want)
 			}
