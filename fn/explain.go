@@ -1,7 +1,6 @@
-package main
+package fn
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -11,14 +10,14 @@ import (
 // runExplain prints each workload's start-up order and shutdown timeline
 // for the ResourceList on stdin, and returns the exit code: 1 when the
 // input or its functionConfig cannot be read.
-func runExplain(arg string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runExplain(arg string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	_, value, _ := strings.Cut(arg, "=")
 	format, err := explain.ParseFormat(value)
 	if err == nil {
 		err = explain.Run(stdin, stdout, format)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sidecar-lifecycle: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
+		stderr.fail(err.Error())
 		return 1
 	}
 	return 0

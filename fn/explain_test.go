@@ -1,4 +1,4 @@
-package main
+package fn
 
 import (
 	"bytes"
@@ -39,17 +39,17 @@ func TestExplainFlag(t *testing.T) {
 		{"--explain", explainInput, 0, "linkerd-proxy (sidecar): preStop ends; SIGTERM, it leaves", ""},
 		{"--explain=text", explainInput, 0, "Deployment shop/api (terminationGracePeriodSeconds 35)", ""},
 		{"--explain=markdown", explainInput, 0, "    preStop 25s :0, 25\n", ""},
-		{"--explain=html", explainInput, 1, "", `sidecar-lifecycle: unknown argument "--explain=html"`},
-		{"--explain", "kind: Pod\n", 1, "", `sidecar-lifecycle: input is a "Pod", not a ResourceList`},
+		{"--explain=html", explainInput, 1, "", `sidecar-lifecycle: error: unknown argument "--explain=html"`},
+		{"--explain", "kind: Pod\n", 1, "", `sidecar-lifecycle: error: input is a "Pod", not a ResourceList`},
 	} {
 		var out, errOut bytes.Buffer
-		code := run([]string{tc.arg}, strings.NewReader(tc.in), &out, &errOut)
+		code := run([]string{tc.arg}, strings.NewReader(tc.in), &out, newLines(&errOut, func(string) string { return "" }, "/"))
 		if code != tc.code || !strings.Contains(out.String(), tc.out) || !strings.Contains(errOut.String(), tc.err) {
 			t.Errorf("%s: code %d, stdout %q, stderr %q", tc.arg, code, out.String(), errOut.String())
 		}
 	}
 	var out bytes.Buffer
-	run([]string{"--help"}, nil, &out, &out)
+	run([]string{"--help"}, nil, &out, newLines(&out, func(string) string { return "" }, "/"))
 	if !strings.Contains(out.String(), "--explain[=text|markdown]") {
 		t.Error("--help does not mention --explain")
 	}

@@ -47,6 +47,7 @@ func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars, injected []sidec
 	for _, sc := range sidecars {
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
 			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.preset.StartupProbe, WaitCommand: sc.waitCommand,
+			PreStop: sc.nativePreStop,
 		})
 		c := podspec.Find(spec, podspec.Containers, sc.Name)
 		if c == nil {

@@ -31,6 +31,9 @@ const (
 	Converted
 	// Annotated is a workload that got the mesh's own annotations.
 	Annotated
+	// Adjusted is a workload whose sidecars were native sidecars already
+	// and that got other edits (their place, a probe, the grace period).
+	Adjusted
 	// Skipped is a workload left alone by an annotation or its Namespace.
 	Skipped
 	// Failed is a workload with an error result.
@@ -126,10 +129,16 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	var filters []kio.Filter
 	outcome := Untouched
 	switch {
-	case len(found) == 0 && len(injected) == 0 && presentAny(spec, p.optedOut):
+	case len(found) == 0 && len(injected) == 0 && optedOutHere(spec, p):
+		warnNativeOptOut(w, spec, p, log)
 		return Skipped, false, nil // the mesh's own opt-out
+	case len(found) > 0 && noApplication(spec, p):
+		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
+		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Adjusted
+		if toConvert(spec, found) {
+			outcome = Converted
+		}
 	case len(found) > 0:
 		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), Ordered
 	case len(injected) > 0:
@@ -139,6 +148,9 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 		warnJob(w, p, log)
 	}
 	if err := run(filters, spec); err != nil {
+		return Untouched, false, err
+	}
+	if err := inPodMeta(w, spec, found, p, log); err != nil {
 		return Untouched, false, err
 	}
 	t.checkBudget(spec, found, injected, p, log)
@@ -182,16 +194,6 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 		}
 	}
 	return found, injected
-}
-
-// presentAny reports whether any named container is in the pod.
-func presentAny(spec *yaml.RNode, names []string) bool {
-	for _, n := range names {
-		if podspec.Find(spec, podspec.Containers, n) != nil || podspec.Find(spec, podspec.InitContainers, n) != nil {
-			return true
-		}
-	}
-	return false
 }
 
 func names(sidecars []sidecarPlan) []string {

@@ -1,0 +1,36 @@
+package transformer_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRunPlainBudget: a plain stream gets the termination budget's closing
+// checks too: the Ingress's delay is a warning, an error with validate.
+func TestRunPlainBudget(t *testing.T) {
+	items, err := os.ReadFile("testdata/budget-issue-case/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := os.ReadFile("testdata/budget-issue-case/config.yaml")
+	for _, action := range []string{"mutate", "validate"} {
+		config := strings.Replace(string(cfg), "spec:\n", "spec:\n  action: "+action+"\n", 1)
+		_, diags, err := runPlain(t, config, string(items))
+		var found bool
+		for _, d := range diags {
+			if strings.Contains(d.Text, "Ingress shop/myapp → Service shop/myapp keeps sending to Deployment shop/myapp for 300s") {
+				found = true
+				if want := map[string]string{"mutate": "warning", "validate": "error"}[action]; string(d.Severity) != want {
+					t.Errorf("%s: severity %s, want %s", action, d.Severity, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no load balancer diagnostic in %+v", action, diags)
+		}
+		if (err != nil) != (action == "validate") {
+			t.Errorf("%s: error %v", action, err)
+		}
+	}
+}
