@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
@@ -27,8 +29,10 @@ const (
 // sidecarPlan is one sidecar's effective settings for one workload.
 type sidecarPlan struct {
 	config.Sidecar
-	preset         preset.Preset
-	waitCommand    []string
+	preset      preset.Preset
+	waitCommand []string
+	// defaultProbe is the native-mode probe when the config and the container give none.
+	defaultProbe   *corev1.Probe
 	waitBeforeExit time.Duration
 	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
 	notInjected bool
@@ -86,7 +90,7 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 			p.optedOut = append(p.optedOut, sc.Name)
 			continue
 		}
-		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,
+		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe, waitBeforeExit: sc.WaitBeforeExit.Value,
 			notInjected: notInjected(w, pr.Name)}
 		if sc.WaitForReady != nil {
 			sp.waitCommand = sc.WaitForReady.Command

@@ -124,7 +124,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	case len(found) == 0 && len(injected) == 0 && presentAny(spec, p.optedOut):
 		return Skipped, false, nil // the mesh's own opt-out
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
+		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), Converted
 	case len(found) > 0:
 		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), Ordered
 	case len(injected) > 0:
