@@ -118,7 +118,7 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 	if s.Require {
 		s.Log.Fail("%s: the proxy's health endpoints are %s, so its %s cannot pass: add %s (or set cloudSQLProxy.healthCheck: enable to let the function do it)",
 			at, p.offWhy(reach), needs, p.toAdd(reach))
-		return Plan{}
+		return plan // not written: the error leaves the workload as it was
 	}
 	plan.Filters = []kio.Filter{EnableHealthCheck{Container: s.Name, Reachable: reach, Log: s.Log}}
 	return plan

@@ -92,22 +92,25 @@ func TestResolve(t *testing.T) {
 			sidecar: Sidecar{Native: true, StartupProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(5432)}}}},
 		},
 		{
-			name:    "require, environment style: an error naming the variables",
-			spec:    `containers: [{name: cloud-sql-proxy, env: [{name: CSQL_PROXY_PORT, value: "5432"}]}]`,
-			sidecar: Sidecar{Native: true, Require: true},
-			errors:  []string{"containers[0]: the proxy's health endpoints are off and on localhost only, so its startupProbe cannot pass: add CSQL_PROXY_HEALTH_CHECK=true and CSQL_PROXY_HTTP_ADDRESS=0.0.0.0 (or set cloudSQLProxy.healthCheck: enable"},
+			name:      "require, environment style: an error naming the variables",
+			spec:      `containers: [{name: cloud-sql-proxy, env: [{name: CSQL_PROXY_PORT, value: "5432"}]}]`,
+			sidecar:   Sidecar{Native: true, Require: true},
+			probePort: 9090, probe: "1/10/60", // written only without the error
+			errors: []string{"containers[0]: the proxy's health endpoints are off and on localhost only, so its startupProbe cannot pass: add CSQL_PROXY_HEALTH_CHECK=true and CSQL_PROXY_HTTP_ADDRESS=0.0.0.0 (or set cloudSQLProxy.healthCheck: enable"},
 		},
 		{
-			name:    "require, on but on localhost: an error naming the flag",
-			spec:    `containers: [{name: cloud-sql-proxy, args: [--health-check]}]`,
-			sidecar: Sidecar{Native: true, Require: true},
-			errors:  []string{"the proxy's health endpoints are on localhost only, which kubelet cannot reach, so its startupProbe cannot pass: add --http-address=0.0.0.0"},
+			name:      "require, on but on localhost: an error naming the flag",
+			spec:      `containers: [{name: cloud-sql-proxy, args: [--health-check]}]`,
+			sidecar:   Sidecar{Native: true, Require: true},
+			probePort: 9090, probe: "1/10/60", // written only without the error
+			errors: []string{"the proxy's health endpoints are on localhost only, which kubelet cannot reach, so its startupProbe cannot pass: add --http-address=0.0.0.0"},
 		},
 		{
-			name:    "require, v1: its own flag",
-			spec:    `containers: [{name: cloud-sql-proxy, image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2"}]`,
-			sidecar: Sidecar{Native: true, Require: true},
-			errors:  []string{"add -use_http_health_check ("},
+			name:      "require, v1: its own flag",
+			spec:      `containers: [{name: cloud-sql-proxy, image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2"}]`,
+			sidecar:   Sidecar{Native: true, Require: true},
+			probePort: 8090, probe: "1/5/20", // written only without the error
+			errors: []string{"add -use_http_health_check ("},
 		},
 		{
 			name:   "one argument holding a space is an error",
