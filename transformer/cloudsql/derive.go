@@ -91,6 +91,10 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 			plan.WaitCommand = s.WaitForReady
 			if len(s.WaitForReady) > 1 && path.Base(s.WaitForReady[0]) == path.Base(WaitProgram) && s.WaitForReady[1] == "wait" {
 				needs = "wait command"
+				if port := waitPort(s.WaitForReady); port != p.Port() {
+					s.Log.Warn("%s: the config's waitForReady polls port %s, but the proxy's health endpoints listen on %s: the postStart never returns in time; pass --http-port %s",
+						at, port, p.Port(), p.Port())
+				}
 			}
 		case p.NoWait != "":
 			s.Log.Fail("%s: %s: ordered mode cannot hold the application until the proxy is ready; use mode native (kubernetesVersion 1.29 or newer), where kubelet waits on the proxy's health check, move to the v2 proxy 2.8.0 or newer (gcr.io/cloud-sql-connectors/cloud-sql-proxy), or give waitForReady",
@@ -178,6 +182,20 @@ func (p Proxy) waitCommand() []string {
 		}
 	}
 	return cmd
+}
+
+// waitPort is the port a wait command polls: its --http-port, else 9090.
+// The wait command reads only its flags, never the environment.
+func waitPort(cmd []string) string {
+	port := strconv.Itoa(DefaultPort)
+	for i, a := range cmd {
+		if v, ok := strings.CutPrefix(a, "--"+flagHTTPPort+"="); ok {
+			port = v
+		} else if a == "--"+flagHTTPPort && i+1 < len(cmd) {
+			port = cmd[i+1]
+		}
+	}
+	return port
 }
 
 // offWhy says why the endpoints cannot be used.

@@ -45,6 +45,19 @@ func TestResolve(t *testing.T) {
 			enable:  true,
 		},
 		{
+			name:     "ordered, the config's wait command on another port: warned",
+			spec:     `containers: [{name: cloud-sql-proxy, args: [--health-check], env: [{name: CSQL_PROXY_HTTP_PORT, value: "9801"}]}]`,
+			sidecar:  Sidecar{WaitForReady: []string{"/cloud-sql-proxy", "wait", "--max=2m"}},
+			wait:     "/cloud-sql-proxy wait --max=2m",
+			warnings: []string{"containers[0]: the config's waitForReady polls port 9090, but the proxy's health endpoints listen on 9801...pass --http-port 9801"},
+		},
+		{
+			name:    "ordered, the config's wait command on the right port",
+			spec:    `containers: [{name: cloud-sql-proxy, args: [--health-check, --http-port=9801]}]`,
+			sidecar: Sidecar{WaitForReady: []string{"/cloud-sql-proxy", "wait", "--http-port", "9801"}},
+			wait:    "/cloud-sql-proxy wait --http-port 9801",
+		},
+		{
 			name:    "ordered, a wait command of the user's own needs nothing",
 			spec:    `containers: [{name: cloud-sql-proxy, image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2"}]`,
 			sidecar: Sidecar{WaitForReady: []string{"/bin/sh", "-c", "sleep 5"}},
