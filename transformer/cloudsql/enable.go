@@ -52,14 +52,14 @@ func (f EnableHealthCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	if !p.HealthCheck() {
 		written, err := p.switchOn(c)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("container %q: %w", f.Container, err)
 		}
 		done = append(done, "switched on the health endpoints of "+f.Container+" ("+written+")")
 	}
 	if f.Reachable && !p.Reachable() {
 		written, err := p.setAddress(c)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("container %q: %w", f.Container, err)
 		}
 		done = append(done, "made the health endpoints of "+f.Container+" reachable by kubelet ("+written+")")
 	}

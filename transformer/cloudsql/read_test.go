@@ -1,11 +1,15 @@
 package cloudsql
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 func TestRead(t *testing.T) {
@@ -111,6 +115,25 @@ func TestWaitCommand(t *testing.T) {
 		got := Read(krmtest.Parse(t, tc.container), "").waitCommand()
 		if !slices.Equal(got, strings.Fields(tc.want)) {
 			t.Errorf("%s: wait %q, want %q", tc.container, got, tc.want)
+		}
+	}
+}
+
+// TestReadOddShapes: fields of the wrong shape are skipped when read, and
+// an error when they would have to be written; never a panic.
+func TestReadOddShapes(t *testing.T) {
+	for fields, wantErr := range map[string]string{
+		`env: [x, {name: CSQL_PROXY_HTTP_PORT, value: {a: b}}, {name: [CSQL_PROXY_HEALTH_CHECK]}], args: [{a: b}, --http-port]`: "",
+		`command: notalist, args: {a: b}, env: notalist, envFrom: x, image: [x]`:                                                `container "cloud-sql-proxy": args is not a list`,
+		`command: [], args: [--, --health-check], env: []`:                                                                      "",
+		`image: "gcr.io/cloudsql-docker/gce-proxy", command: [/cloud_sql_proxy, -health_check_port]`:                            "",
+	} {
+		spec := krmtest.Parse(t, "containers: [{name: cloud-sql-proxy, "+fields+"}]")
+		var log report.Log
+		(Sidecar{Name: "cloud-sql-proxy", Native: true, Log: &log}).Resolve(spec, "spec")
+		_, err := (EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: true, Log: &log}).Filter([]*yaml.RNode{spec})
+		if got := fmt.Sprint(err); (wantErr == "" && err != nil) || (wantErr != "" && got != wantErr) {
+			t.Errorf("%s: error %v, want %q", fields, err, wantErr)
 		}
 	}
 }
