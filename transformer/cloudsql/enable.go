@@ -2,6 +2,7 @@ package cloudsql
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,24 +49,26 @@ func (f EnableHealthCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		return spec, nil
 	}
 	p := Read(c, "")
-	var done []string
+	var switched, reachable string
 	if !p.HealthCheck() {
 		written, err := p.switchOn(c)
 		if err != nil {
 			return nil, fmt.Errorf("container %q: %w", f.Container, err)
 		}
-		done = append(done, "switched on the health endpoints of "+f.Container+" ("+written+")")
+		switched = "switched on the health endpoints of " + f.Container + " (" + written + ")"
 	}
 	if f.Reachable && !p.Reachable() {
 		written, err := p.setAddress(c)
 		if err != nil {
 			return nil, fmt.Errorf("container %q: %w", f.Container, err)
 		}
-		done = append(done, "made the health endpoints of "+f.Container+" reachable by kubelet ("+written+")")
+		reachable = "made the health endpoints of " + f.Container + " reachable by kubelet (" + written + ")"
+		if switched != "" {
+			reachable = "made them reachable by kubelet (" + written + ")"
+		}
 	}
-	if len(done) > 0 {
-		f.Log.Change("%s, as Google's Cloud SQL Proxy Operator does (cloudSQLProxy.healthCheck: require makes this an error instead)",
-			strings.Join(done, " and "))
+	if done := strings.Join(slices.DeleteFunc([]string{switched, reachable}, func(s string) bool { return s == "" }), " and "); done != "" {
+		f.Log.Change("%s, as Google's Cloud SQL Proxy Operator does (cloudSQLProxy.healthCheck: require makes this an error instead)", done)
 	}
 	return spec, nil
 }

@@ -20,7 +20,7 @@ func TestEnableHealthCheck(t *testing.T) {
 			spec:      "containers:\n- name: cloud-sql-proxy\n  args:\n  # the instance\n  - \"--port=5432\"\n  - \"p:r:i\" # keep me\n",
 			want:      "containers:\n- name: cloud-sql-proxy\n  args:\n  # the instance\n  - \"--port=5432\"\n  - \"p:r:i\" # keep me\n  - \"--health-check\"\n  - \"--http-address=0.0.0.0\"\n",
 			reachable: true,
-			change:    "switched on the health endpoints of cloud-sql-proxy (--health-check) and made the health endpoints of cloud-sql-proxy reachable by kubelet (--http-address=0.0.0.0), as Google's Cloud SQL Proxy Operator does",
+			change:    "switched on the health endpoints of cloud-sql-proxy (--health-check) and made them reachable by kubelet (--http-address=0.0.0.0), as Google's Cloud SQL Proxy Operator does",
 		},
 		{
 			name:   "no args: made; ordered mode leaves the address",
