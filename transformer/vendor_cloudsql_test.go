@@ -144,7 +144,7 @@ func TestCloudSQLVendorExpectations(t *testing.T) {
 					if f.v1 {
 						t.Errorf("%s: postStart %q, but the v1 image has only /cloud_sql_proxy", at, words)
 					}
-					if v := strings.Split(f.tag, "."); len(v) > 1 && v[0] == "2" && len(v[1]) == 1 && v[1] < "8" {
+					if v := strings.Split(f.tag, "."); len(v) > 1 && v[0] == "2" && atoi(v[1]) < 8 {
 						t.Errorf("%s: postStart %q, but proxy %s has no wait command (2.8.0 and newer)", at, words, f.tag)
 					}
 					if i := slices.Index(words, "--http-port"); i < 0 || i+1 >= len(words) || words[i+1] != f.port {
@@ -160,4 +160,9 @@ func TestCloudSQLVendorExpectations(t *testing.T) {
 	if checked < 10 {
 		t.Errorf("checked %d probes and waits, want the vendor corpus (at least 10)", checked)
 	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
