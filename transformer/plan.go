@@ -29,13 +29,13 @@ const (
 // sidecarPlan is one sidecar's effective settings for one workload.
 type sidecarPlan struct {
 	config.Sidecar
-	preset      preset.Preset
-	waitCommand []string
-	// defaultProbe is the native-mode probe when the config and the container give none.
-	defaultProbe   *corev1.Probe
+	preset         preset.Preset
+	waitCommand    []string
 	waitBeforeExit time.Duration
 	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
 	notInjected bool
+	// defaultProbe is the native-mode probe when the config and the container give none.
+	defaultProbe *corev1.Probe
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
