@@ -67,43 +67,9 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		s.Log.Fail("%s", b)
 	}
 	var plan Plan
-	var needs string // what needs the health endpoints
-	reach := false
+	needs, reach := s.orderedNeeds(at, p, &plan), false
 	if s.Native {
-		probe, from := s.StartupProbe, "the config's startupProbe"
-		if probe == nil {
-			probe, from = ownProbe(c), at+".startupProbe"
-		}
-		switch {
-		case probe == nil:
-			plan.StartupProbe = p.probe()
-			needs, reach = "startupProbe", true
-		case probe.HTTPGet != nil && slices.Contains(healthPaths, probe.HTTPGet.Path):
-			needs, reach = "startupProbe", true
-			if port := probe.HTTPGet.Port; port.Type == intstr.Int && strconv.Itoa(port.IntValue()) != p.Port() {
-				s.Log.Warn("%s: port %d is not the port the proxy's health endpoints listen on (%s): kubelet never sees the proxy start; set it to %s",
-					from, port.IntValue(), p.Port(), p.Port())
-			}
-		}
-	} else {
-		switch {
-		case s.WaitForReady != nil:
-			plan.WaitCommand = s.WaitForReady
-			if len(s.WaitForReady) > 1 && path.Base(s.WaitForReady[0]) == path.Base(WaitProgram) && s.WaitForReady[1] == "wait" {
-				needs = "wait command"
-				if port := waitPort(s.WaitForReady); port != p.Port() {
-					s.Log.Warn("%s: the config's waitForReady polls port %s, but the proxy's health endpoints listen on %s: the postStart never returns in time; pass --http-port %s",
-						at, port, p.Port(), p.Port())
-				}
-			}
-		case p.NoWait != "":
-			s.Log.Fail("%s: %s: ordered mode cannot hold the application until the proxy is ready; use mode native (kubernetesVersion 1.29 or newer), where kubelet waits on the proxy's health check, move to the v2 proxy 2.8.0 or newer (gcr.io/cloud-sql-connectors/cloud-sql-proxy), or give waitForReady",
-				at, p.NoWait)
-			return plan
-		default:
-			plan.WaitCommand = p.waitCommand()
-			needs = "wait command"
-		}
+		needs, reach = s.nativeNeeds(c, at, p, &plan), true
 	}
 	if needs == "" {
 		return plan
@@ -126,6 +92,55 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 	}
 	plan.Filters = []kio.Filter{EnableHealthCheck{Container: s.Name, Reachable: reach, Log: s.Log}}
 	return plan
+}
+
+// nativeNeeds sets the derived probe when the config and the container
+// give none, and says what of the probe needs the health endpoints ("" when
+// nothing does). A probe on the proxy's endpoints on another port is warned about.
+func (s Sidecar) nativeNeeds(c *yaml.RNode, at string, p Proxy, plan *Plan) string {
+	probe, from := s.StartupProbe, "the config's startupProbe"
+	if probe == nil {
+		probe, from = ownProbe(c), at+".startupProbe"
+	}
+	switch {
+	case probe == nil:
+		plan.StartupProbe = p.probe()
+	case probe.HTTPGet != nil && slices.Contains(healthPaths, probe.HTTPGet.Path):
+		if port := probe.HTTPGet.Port; port.Type == intstr.Int && strconv.Itoa(port.IntValue()) != p.Port() {
+			s.Log.Warn("%s: port %d is not the port the proxy's health endpoints listen on (%s): kubelet never sees the proxy start; set it to %s",
+				from, port.IntValue(), p.Port(), p.Port())
+		}
+	default:
+		return ""
+	}
+	return "startupProbe"
+}
+
+// orderedNeeds sets the wait command, the config's or one on the proxy's
+// port, and says what needs the health endpoints ("" when nothing does).
+// An image without a wait command is an error.
+func (s Sidecar) orderedNeeds(at string, p Proxy, plan *Plan) string {
+	if s.Native {
+		return ""
+	}
+	switch {
+	case s.WaitForReady != nil:
+		plan.WaitCommand = s.WaitForReady
+		if len(s.WaitForReady) < 2 || path.Base(s.WaitForReady[0]) != path.Base(WaitProgram) || s.WaitForReady[1] != "wait" {
+			return ""
+		}
+		if port := waitPort(s.WaitForReady); port != p.Port() {
+			s.Log.Warn("%s: the config's waitForReady polls port %s, but the proxy's health endpoints listen on %s: the postStart never returns in time; pass --http-port %s",
+				at, port, p.Port(), p.Port())
+		}
+	case p.NoWait != "":
+		s.Log.Fail("%s: %s: ordered mode cannot hold the application until the proxy is ready; use mode native (kubernetesVersion 1.29 or newer), where kubelet waits on the proxy's health check, move to the v2 proxy 2.8.0 or newer (gcr.io/cloud-sql-connectors/cloud-sql-proxy), or give waitForReady",
+			at, p.NoWait)
+		return ""
+	default:
+		plan.WaitCommand = p.waitCommand()
+	}
+	return "wait command"
 }
 
 // locate finds the named container in either list and its field path.
