@@ -67,10 +67,13 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		s.Log.Fail("%s", b)
 	}
 	var plan Plan
-	needs, reach := s.orderedNeeds(at, p, &plan), false
+	var needs string // what needs the health endpoints
 	if s.Native {
-		needs, reach = s.nativeNeeds(c, at, p, &plan), true
+		needs = s.nativeNeeds(c, at, p, &plan)
+	} else {
+		needs = s.orderedNeeds(at, p, &plan)
 	}
+	reach := s.Native // kubelet probes from outside the container
 	if needs == "" {
 		return plan
 	}
@@ -120,9 +123,6 @@ func (s Sidecar) nativeNeeds(c *yaml.RNode, at string, p Proxy, plan *Plan) stri
 // port, and says what needs the health endpoints ("" when nothing does).
 // An image without a wait command is an error.
 func (s Sidecar) orderedNeeds(at string, p Proxy, plan *Plan) string {
-	if s.Native {
-		return ""
-	}
 	switch {
 	case s.WaitForReady != nil:
 		plan.WaitCommand = s.WaitForReady
