@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
@@ -35,6 +37,8 @@ type sidecarPlan struct {
 	nativePreStop []string
 	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
 	notInjected bool
+	// defaultProbe is the native-mode probe when the config and the container give none.
+	defaultProbe *corev1.Probe
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
@@ -86,8 +90,8 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 	}
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
-		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,
-			nativePreStop: pr.NativePreStop, notInjected: notInjected(w, pr.Name)}
+		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStop, notInjected: notInjected(w, pr.Name)}
 		if optedOut(w, pr.Name, p.mode) {
 			p.optedOut = append(p.optedOut, sp)
 			continue

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/distroless"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
@@ -132,7 +133,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	case len(found) > 0 && noApplication(spec, p):
 		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Adjusted
+		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), Adjusted
 		if toConvert(spec, found) {
 			outcome = Converted
 		}
@@ -143,6 +144,10 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 		// the grace period still covers the proxy's exit delay.
 		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), Annotated
 		warnJob(w, p, log)
+	}
+	if len(filters) > 0 {
+		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."),
+			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
 	}
 	if err := run(filters, spec); err != nil {
 		return Untouched, false, err

@@ -323,6 +323,28 @@ func TestLoadConfigMap(t *testing.T) {
 	}
 }
 
+// TestLoadCloudSQLProxyHealthCheck: the Cloud SQL Auth Proxy's health
+// endpoints are switched on unless the config requires them.
+func TestLoadCloudSQLProxyHealthCheck(t *testing.T) {
+	for sidecar, want := range map[string]config.HealthCheck{
+		"{preset: cloud-sql-proxy}":                                        config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {}}":                     config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: require}}": config.HealthCheckRequire,
+	} {
+		cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - " + sidecar + "\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", sidecar, err)
+		}
+		if got := cfg.Spec.Sidecars[0].CloudSQLProxy; got == nil || got.HealthCheck != want {
+			t.Errorf("%s: cloudSQLProxy %+v, want healthCheck %q", sidecar, got, want)
+		}
+	}
+	cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - {preset: linkerd}\n"))
+	if err != nil || cfg.Spec.Sidecars[0].CloudSQLProxy != nil {
+		t.Errorf("linkerd gets cloudSQLProxy %+v (%v), want none", cfg.Spec.Sidecars[0].CloudSQLProxy, err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n"
 	spec := header + "spec:\n"
@@ -393,6 +415,10 @@ func TestLoadErrors(t *testing.T) {
 		{"empty sleepCommand entry", spec + "  sidecars: [{name: a, sleepCommand: [/bin/sleep, \"\"]}]\n", []string{"spec.sidecars[0].sleepCommand[1]"}, nil},
 		{"ifAbsent annotate for a preset without annotations", spec + "  sidecars: [{preset: cloud-sql-proxy, ifAbsent: annotate}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"cloud-sql-proxy"}},
 		{"bad ifAbsent", spec + "  sidecars: [{preset: istio, ifAbsent: ignore}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"annotate, skip, fail"}},
+		{"bad cloudSQLProxy.healthCheck", spec + "  sidecars: [{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: off}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy.healthCheck"}, []string{`"off" is not one of enable, require`}},
+		{"cloudSQLProxy on another preset", spec + "  sidecars: [{preset: linkerd, cloudSQLProxy: {healthCheck: require}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy"}, []string{"applies to preset cloud-sql-proxy only, not linkerd"}},
 		{"negative waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: -5s}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"negative"}},
 		{"garbage waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: 5 minutes}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
 		{"cloud-sql-proxy exit delay below 1.30 in ordered mode", spec + "  kubernetesVersion: \"1.29\"\n  sidecars:\n  - preset: linkerd\n    waitBeforeExit: 30s\n  - preset: cloud-sql-proxy\n    waitBeforeExit: 10s\n",
