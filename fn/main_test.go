@@ -53,7 +53,7 @@ func TestExitCodes(t *testing.T) {
 		{"config error", "kind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: fn.sidecar-lifecycle.dev/v1alpha1, kind: SidecarLifecycle, spec: {mode: fast}}\n",
 			1, `sidecar-lifecycle: spec.mode: "fast" is not one of ordered, native, auto`, true},
 		{"workload error", "kind: ResourceList\nitems: [{apiVersion: v1, kind: Pod, metadata: {name: p, namespace: n}, spec: {containers: [{name: a}, {name: a}]}}]\n",
-			1, `sidecar-lifecycle: Pod n/p: container name "a" is used twice`, true},
+			1, `sidecar-lifecycle: Pod n/p: spec.containers[1].name: found "a"; want unique container names`, true},
 		{"fine", "kind: ResourceList\nitems: []\n", 0, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

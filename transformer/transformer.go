@@ -5,7 +5,6 @@ package transformer
 
 import (
 	"fmt"
-	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -75,10 +74,18 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return ItemResult{Node: item}
 	}
-	if v, _ := w.Annotation(AnnotationSkip); v == "true" || t.SkipNamespaces[w.Namespace] {
+	res := ItemResult{Node: item}
+	skip, errs := checkWorkload(w, t.SkipNamespaces[w.Namespace])
+	if len(errs) > 0 {
+		for _, e := range errs {
+			res.Log.Fail("%s", e)
+		}
+		res.Outcome = Failed
+		return res
+	}
+	if skip {
 		return ItemResult{Node: item, Outcome: Skipped}
 	}
-	res := ItemResult{Node: item}
 	p, err := newPlan(w, &t.Config.Spec)
 	if err != nil {
 		res.Log.Fail("%v", err)
@@ -108,14 +115,8 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 // the outcome and whether mesh annotations changed.
 func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, bool, error) {
 	spec, err := w.PodSpec()
-	if err != nil || spec == nil {
-		return Untouched, false, err
-	}
-	if spec.YNode().Kind != yaml.MappingNode {
-		return Untouched, false, fmt.Errorf("%s is not a mapping", strings.Join(w.SpecPath, "."))
-	}
-	if err := podspec.CheckNames(spec); err != nil {
-		return Untouched, false, err
+	if err != nil || yaml.IsMissingOrNull(spec) {
+		return Untouched, false, err // checkWorkload has checked the pod spec's shape
 	}
 	found, injected := t.sort(spec, p, log)
 	var filters []kio.Filter

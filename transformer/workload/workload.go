@@ -115,13 +115,26 @@ func (w *Workload) IsJob() bool {
 // Annotation returns an annotation from the pod template's metadata or, when
 // it is not there, from the workload's own metadata.
 func (w *Workload) Annotation(key string) (string, bool) {
-	for _, p := range [][]string{w.TemplateMetaPath(), {yaml.MetadataField}} {
-		n, err := w.Node.Pipe(yaml.Lookup(append(p, yaml.AnnotationsField, key)...))
+	v, _, ok := w.AnnotationAt(key)
+	return v, ok
+}
+
+// AnnotationAt is Annotation that also returns the path of the metadata the
+// annotation was found in, for messages.
+func (w *Workload) AnnotationAt(key string) (value string, metadata []string, ok bool) {
+	for _, p := range w.MetadataPaths() {
+		n, err := w.Node.Pipe(yaml.Lookup(append(append([]string(nil), p...), yaml.AnnotationsField, key)...))
 		if err == nil && n != nil {
-			return yaml.GetValue(n), true
+			return yaml.GetValue(n), p, true
 		}
 	}
-	return "", false
+	return "", nil, false
+}
+
+// MetadataPaths are the paths of the metadata the workload's annotations
+// are read from, in order: the pod template's, then the workload's own.
+func (w *Workload) MetadataPaths() [][]string {
+	return [][]string{w.TemplateMetaPath(), {yaml.MetadataField}}
 }
 
 // Labels returns the workload's own labels.
