@@ -1,9 +1,12 @@
 package transformer
 
 import (
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podcheck"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
@@ -16,6 +19,9 @@ func checkWorkload(w *workload.Workload, namespaceSkipped bool) (bool, []string)
 	if errs := podcheck.Metadata(w.Node, w.MetadataPaths()...); len(errs) > 0 {
 		return false, errs.Strings()
 	}
+	if errs := unknownAnnotations(w); len(errs) > 0 {
+		return false, errs
+	}
 	skip, err := boolAnnotation(w, AnnotationSkip)
 	if err != nil {
 		return false, []string{err.Error()}
@@ -24,6 +30,49 @@ func checkWorkload(w *workload.Workload, namespaceSkipped bool) (bool, []string)
 		return true, nil
 	}
 	return false, podcheck.PodSpec(w.Node, w.SpecPath).Strings()
+}
+
+// annotations are the workload annotations of the function, in the order
+// messages list them.
+var annotations = []string{AnnotationSkip, AnnotationMode, AnnotationWaitBeforeExit, AnnotationAppDrainDelay, AnnotationConfigHash}
+
+// unknownAnnotations reports annotations with the function's prefix that it
+// does not know, such as a misspelt skip, which would otherwise do nothing.
+func unknownAnnotations(w *workload.Workload) []string {
+	known := map[string]bool{}
+	for _, a := range annotations {
+		known[a] = true
+	}
+	var errs []string
+	for _, meta := range w.MetadataPaths() {
+		n, err := w.Node.Pipe(yaml.Lookup(append(append([]string(nil), meta...), yaml.AnnotationsField)...))
+		if err != nil || n == nil || n.YNode().Kind != yaml.MappingNode {
+			continue
+		}
+		for _, key := range n.Content() {
+			if strings.HasPrefix(key.Value, config.AnnotationPrefix) && !known[key.Value] {
+				errs = append(errs, podcheck.Error{Path: annotationPath(meta, key.Value), Found: "an annotation the function does not know",
+					Want: "one of " + strings.Join(annotations, ", ")}.Error())
+			}
+		}
+	}
+	return errs
+}
+
+// namespaceErrors checks the skip annotation of a Namespace item.
+func namespaceErrors(item *yaml.RNode) []string {
+	if !isNamespace(item) {
+		return nil
+	}
+	if v, ok := item.GetAnnotations()[AnnotationSkip]; ok && v != "true" && v != "false" {
+		return []string{annotationError([]string{yaml.MetadataField}, AnnotationSkip, v, `"true" or "false"`).Error()}
+	}
+	return nil
+}
+
+// isNamespace reports whether the item is a Namespace.
+func isNamespace(item *yaml.RNode) bool {
+	return item.GetKind() == "Namespace" && item.GetApiVersion() == "v1"
 }
 
 // boolAnnotation reads an annotation that is "true" or "false", as
@@ -45,6 +94,10 @@ func boolAnnotation(w *workload.Workload, key string) (bool, error) {
 
 // annotationError is a podcheck.Error naming an annotation in the metadata at meta.
 func annotationError(meta []string, key, value, want string) error {
-	p := field.NewPath(meta[0], meta[1:]...).Child(yaml.AnnotationsField)
-	return podcheck.Error{Path: podcheck.KeyPath(p, key), Found: podcheck.Quote(value), Want: want}
+	return podcheck.Error{Path: annotationPath(meta, key), Found: podcheck.Quote(value), Want: want}
+}
+
+// annotationPath is the path of an annotation in the metadata at meta.
+func annotationPath(meta []string, key string) *field.Path {
+	return podcheck.KeyPath(field.NewPath(meta[0], meta[1:]...).Child(yaml.AnnotationsField), key)
 }

@@ -87,3 +87,51 @@ func containsLine(lines []string, prefix string) bool {
 	}
 	return false
 }
+
+// TestAnnotationValues: an annotation of the function with a value it does
+// not know, or out of bounds, is an error naming the workload's field, and
+// nothing is changed.
+func TestAnnotationValues(t *testing.T) {
+	const cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {kubernetesVersion: \"1.28\", terminationGracePeriod: {margin: 1h}, sidecars: [{preset: linkerd, waitBeforeExit: 30s}]}\n"
+	const tmpl = "spec.template.metadata.annotations"
+	for _, tc := range []struct {
+		name, workloadAnnotations, templateAnnotations, want string
+	}{
+		{"skip maybe", "", `sidecar-lifecycle.dev/skip: maybe`, tmpl + `[sidecar-lifecycle.dev/skip]: found "maybe"; want "true" or "false"`},
+		{"skip True", `sidecar-lifecycle.dev/skip: "True"`, "", `metadata.annotations[sidecar-lifecycle.dev/skip]: found "True"; want "true" or "false"`},
+		{"skip yes", "", `sidecar-lifecycle.dev/skip: "yes"`, tmpl + `[sidecar-lifecycle.dev/skip]: found "yes"; want "true" or "false"`},
+		{"unknown mode", `sidecar-lifecycle.dev/mode: sidecar`, "", `metadata.annotations[sidecar-lifecycle.dev/mode]: found "sidecar"; want one of ordered, native, auto`},
+		{"native on an old cluster", "", `sidecar-lifecycle.dev/mode: native`, tmpl + `[sidecar-lifecycle.dev/mode]: found "native"; want ordered or auto: native sidecars need kubernetesVersion >= 1.29, and spec.kubernetesVersion is 1.28`},
+		{"wait-before-exit not a duration", "", `sidecar-lifecycle.dev/wait-before-exit: forever`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "forever" is not a duration`},
+		{"wait-before-exit over the maximum", "", `sidecar-lifecycle.dev/wait-before-exit: 48h`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "48h" is longer than the maximum 24h`},
+		{"wait-before-exit plus margin", "", `sidecar-lifecycle.dev/wait-before-exit: "82801"`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "82801" plus spec.terminationGracePeriod.margin 1h is 24h0m1s`},
+		{"app-drain-delay over the maximum", `sidecar-lifecycle.dev/app-drain-delay: "9223372036"`, "", `metadata.annotations[sidecar-lifecycle.dev/app-drain-delay]: "9223372036" is too large`},
+		{"unknown key", "", `sidecar-lifecycle.dev/skipp: "true"`, tmpl + `[sidecar-lifecycle.dev/skipp]: found an annotation the function does not know; want one of sidecar-lifecycle.dev/skip, sidecar-lifecycle.dev/mode, sidecar-lifecycle.dev/wait-before-exit, sidecar-lifecycle.dev/app-drain-delay, sidecar-lifecycle.dev/config-hash`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  annotations: {" + tc.workloadAnnotations + "}\nspec:\n  template:\n    metadata:\n      annotations: {" + tc.templateAnnotations + "}\n    spec:\n      containers: [{name: app}, {name: linkerd-proxy}]\n"
+			checkFails(t, cfg, in, tc.want)
+		})
+	}
+}
+
+// TestNamespaceSkipValue: a Namespace's skip annotation with a value the
+// function does not know is an error on the Namespace.
+func TestNamespaceSkipValue(t *testing.T) {
+	const cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {sidecars: [{preset: linkerd}]}\n"
+	in := "apiVersion: v1\nkind: Namespace\nmetadata: {name: legacy, annotations: {sidecar-lifecycle.dev/skip: \"TRUE\"}}\n---\n" +
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: legacy}\nspec: {containers: [{name: app}, {name: linkerd-proxy}]}\n"
+	checkFails(t, cfg, in, `metadata.annotations[sidecar-lifecycle.dev/skip]: found "TRUE"; want "true" or "false"`)
+}
+
+// TestSkipFalse: skip "false" is the same as no annotation.
+func TestSkipFalse(t *testing.T) {
+	const cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {sidecars: [{preset: linkerd}]}\n"
+	items, err := kio.FromBytes([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {sidecar-lifecycle.dev/skip: \"false\"}}\nspec: {containers: [{name: app}, {name: linkerd-proxy}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := transformer.New(mustConfig(t, cfg)).Item(items[0]); r.Outcome != transformer.Ordered {
+		t.Errorf("outcome %v, errors %q; want ordered", r.Outcome, r.Log.Errors)
+	}
+}

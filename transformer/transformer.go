@@ -62,7 +62,7 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 
 // NoteNamespace records a Namespace item annotated to skip its workloads.
 func (t *Transformer) NoteNamespace(item *yaml.RNode) {
-	if item.GetKind() == "Namespace" && item.GetApiVersion() == "v1" && item.GetAnnotations()[AnnotationSkip] == "true" {
+	if isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
 		t.SkipNamespaces[item.GetName()] = true
 	}
 }
@@ -70,28 +70,25 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 // Item edits one item. It never edits the input node: changes are made on a
 // copy, which is returned only when something changed and nothing failed.
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+	if errs := namespaceErrors(item); len(errs) > 0 {
+		return failed(item, errs)
+	}
 	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return ItemResult{Node: item}
 	}
-	res := ItemResult{Node: item}
 	skip, errs := checkWorkload(w, t.SkipNamespaces[w.Namespace])
 	if len(errs) > 0 {
-		for _, e := range errs {
-			res.Log.Fail("%s", e)
-		}
-		res.Outcome = Failed
-		return res
+		return failed(item, errs)
 	}
 	if skip {
 		return ItemResult{Node: item, Outcome: Skipped}
 	}
-	p, err := newPlan(w, &t.Config.Spec)
-	if err != nil {
-		res.Log.Fail("%v", err)
-		res.Outcome = Failed
-		return res
+	p, planErrs := newPlan(w, &t.Config.Spec)
+	if len(planErrs) > 0 {
+		return failed(item, planErrs)
 	}
+	res := ItemResult{Node: item}
 	copied := *w
 	copied.Node = item.Copy()
 	outcome, annotated, err := t.edit(&copied, p, &res.Log)
@@ -106,6 +103,15 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 		res.Node, res.Outcome = copied.Node, outcome
 	case outcome == Skipped:
 		res.Outcome = Skipped
+	}
+	return res
+}
+
+// failed is the result of an item that fails with the errors, unchanged.
+func failed[E any](item *yaml.RNode, errs []E) ItemResult {
+	res := ItemResult{Node: item, Outcome: Failed}
+	for _, e := range errs {
+		res.Log.Fail("%v", e)
 	}
 	return res
 }
