@@ -59,6 +59,13 @@ func (c *SidecarLifecycle) Validate() error {
 		if strings.Trim(p.Path, "/") == "" {
 			add(at+".path", "is required, such as spec/template/spec")
 		}
+		if b, ok := builtInKind(p.Group, p.Kind); ok && strings.Trim(p.Path, "/") != b.Path {
+			group := "group " + b.Group
+			if b.Group == "" {
+				group = "the core group"
+			}
+			add(at, fmt.Sprintf("redefines the built-in kind %s (%s), whose pod spec is at %s: remove this entry", b.Kind, group, b.Path))
+		}
 	}
 	return errs.orNil()
 }

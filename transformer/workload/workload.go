@@ -12,21 +12,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
-// builtIn lists the built-in pod-bearing kinds by group and kind, with the
-// path of their pod spec.
-var builtIn = []config.PodSpecPath{
-	{Group: "", Kind: "Pod", Path: "spec"},
-	{Group: "apps", Kind: "Deployment", Path: "spec/template/spec"},
-	{Group: "apps", Kind: "StatefulSet", Path: "spec/template/spec"},
-	{Group: "apps", Kind: "DaemonSet", Path: "spec/template/spec"},
-	{Group: "apps", Kind: "ReplicaSet", Path: "spec/template/spec"},
-	{Group: "", Kind: "ReplicationController", Path: "spec/template/spec"},
-	{Group: "batch", Kind: "Job", Path: "spec/template/spec"},
-	{Group: "batch", Kind: "CronJob", Path: "spec/jobTemplate/spec/template/spec"},
-	{Group: "argoproj.io", Kind: "Rollout", Path: "spec/template/spec"},
-	{Group: "apps.kruise.io", Kind: "CloneSet", Path: "spec/template/spec"},
-}
-
 // Workload is a resource that carries a pod spec.
 type Workload struct {
 	// Node is the whole resource.
@@ -40,14 +25,14 @@ type Workload struct {
 }
 
 // Find returns the workload for node when its kind carries a pod spec, using
-// the built-in kinds and then extra. It returns false for anything else.
+// extra and then config.BuiltInKinds. It returns false for anything else.
 func Find(node *yaml.RNode, extra []config.PodSpecPath) (*Workload, bool) {
 	if node == nil || node.YNode().Kind != yaml.MappingNode {
 		return nil, false
 	}
 	group, version := splitAPIVersion(node.GetApiVersion())
 	kind := node.GetKind()
-	for _, list := range [][]config.PodSpecPath{extra, builtIn} {
+	for _, list := range [][]config.PodSpecPath{extra, config.BuiltInKinds} {
 		for _, p := range list {
 			if p.Kind == kind && p.Group == group && (p.Version == "" || p.Version == version) {
 				meta, _ := node.GetMeta()
