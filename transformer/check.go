@@ -49,8 +49,9 @@ func unknownAnnotations(w *workload.Workload) []string {
 		if err != nil || n == nil || n.YNode().Kind != yaml.MappingNode {
 			continue
 		}
-		for _, key := range n.Content() {
-			if strings.HasPrefix(key.Value, config.AnnotationPrefix) && !known[key.Value] {
+		content := n.Content()
+		for i := 0; i+1 < len(content); i += 2 {
+			if key := content[i]; strings.HasPrefix(key.Value, config.AnnotationPrefix) && !known[key.Value] {
 				errs = append(errs, podcheck.Error{Path: annotationPath(meta, key.Value), Found: "an annotation the function does not know",
 					Want: "one of " + strings.Join(annotations, ", ")}.Error())
 			}

@@ -124,10 +124,11 @@ func TestNamespaceSkipValue(t *testing.T) {
 	checkFails(t, cfg, in, `metadata.annotations[sidecar-lifecycle.dev/skip]: found "TRUE"; want "true" or "false"`)
 }
 
-// TestSkipFalse: skip "false" is the same as no annotation.
+// TestSkipFalse: skip "false" is the same as no annotation, and another
+// annotation whose value starts with the prefix is not the function's.
 func TestSkipFalse(t *testing.T) {
 	const cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {sidecars: [{preset: linkerd}]}\n"
-	items, err := kio.FromBytes([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {sidecar-lifecycle.dev/skip: \"false\"}}\nspec: {containers: [{name: app}, {name: linkerd-proxy}]}\n"))
+	items, err := kio.FromBytes([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {sidecar-lifecycle.dev/skip: \"false\", docs: sidecar-lifecycle.dev/other}}\nspec: {containers: [{name: app}, {name: linkerd-proxy}]}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
