@@ -81,6 +81,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	if sc.WaitForReady != nil && len(sc.WaitForReady.Command) == 0 {
 		add(at+".waitForReady.command", "must not be empty")
 	}
+	validateProbe(add, at+".startupProbe", sc.StartupProbe)
 	for j, a := range sc.SleepCommand {
 		if a == "" {
 			add(fmt.Sprintf("%s.sleepCommand[%d]", at, j), "must not be empty")
