@@ -21,7 +21,7 @@ KUSTOMIZE := $(BIN)/kustomize
 KPT_VERSION := v1.0.0-beta.56
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList
+FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList ./transformer/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
 .PHONY: help build tools demo test verify e2e fuzz clean image image-test
