@@ -44,21 +44,21 @@ func (e Errors) Strings() []string {
 }
 
 func (e *Errors) add(p *field.Path, n *yaml.Node, want string) {
-	*e = append(*e, Error{Path: p, Found: Describe(n), Want: want})
+	*e = append(*e, Error{Path: p, Found: describe(n), Want: want})
 }
 
 // maxShown is how many characters of an input value a message shows.
 const maxShown = 40
 
-// Describe says what a node holds for a message: a mapping, a list, or the
+// describe says what a node holds for a message: a mapping, a list, or the
 // scalar's value quoted and shortened, with its kind when that is not a
 // plain string.
-func Describe(n *yaml.Node) string {
+func describe(n *yaml.Node) string {
 	switch {
 	case n == nil:
 		return "nothing"
 	case n.Kind == yaml.AliasNode && n.Alias != nil:
-		return Describe(n.Alias)
+		return describe(n.Alias)
 	case n.Kind == yaml.MappingNode:
 		return "a mapping"
 	case n.Kind == yaml.SequenceNode:
@@ -124,9 +124,9 @@ func fieldOf(m *yaml.Node, key string) *yaml.Node {
 // as 30, so such a value is refused rather than guessed.
 var decimal = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
-// Int returns the value of a non-negative integer node written in decimal
+// intValue returns the value of a non-negative integer node written in decimal
 // that fits in int64, which is what Kubernetes' int64 fields accept.
-func Int(n *yaml.Node) (int64, bool) {
+func intValue(n *yaml.Node) (int64, bool) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagInt || !decimal.MatchString(n.Value) {
 		return 0, false
@@ -186,8 +186,8 @@ func (e *Errors) list(n *yaml.Node, p *field.Path, want string) *yaml.Node {
 	return n
 }
 
-// strings reports a field that is set and is not a list of strings.
-func (e *Errors) strings(n *yaml.Node, p *field.Path) {
+// stringList reports a field that is set and is not a list of strings.
+func (e *Errors) stringList(n *yaml.Node, p *field.Path) {
 	seq := e.list(n, p, "a list of strings, such as [/bin/sleep, \"5\"]")
 	if seq == nil {
 		return
@@ -204,7 +204,7 @@ func (e *Errors) nonNegative(n *yaml.Node, p *field.Path, what string) {
 	if isNull(n) {
 		return
 	}
-	if _, ok := Int(n); !ok {
+	if _, ok := intValue(n); !ok {
 		e.add(p, resolve(n), wantInt(what, n))
 	}
 }

@@ -84,7 +84,7 @@ func (e *Errors) container(c *yaml.Node, p *field.Path, seen map[string]*field.P
 		e.add(p.Child("restartPolicy"), rp, "a string, such as Always")
 	}
 	for _, f := range []string{"command", "args"} {
-		e.strings(fieldOf(c, f), p.Child(f))
+		e.stringList(fieldOf(c, f), p.Child(f))
 	}
 	if lc := e.mapping(fieldOf(c, "lifecycle"), p.Child("lifecycle"), "a mapping with postStart and preStop hooks"); lc != nil {
 		for _, h := range []string{"postStart", "preStop"} {
@@ -103,7 +103,7 @@ func (e *Errors) handler(n *yaml.Node, p *field.Path) {
 		return
 	}
 	if exec := e.mapping(fieldOf(h, "exec"), p.Child("exec"), "a mapping with a command"); exec != nil {
-		e.strings(fieldOf(exec, "command"), p.Child("exec", "command"))
+		e.stringList(fieldOf(exec, "command"), p.Child("exec", "command"))
 	}
 	if sleep := e.mapping(fieldOf(h, "sleep"), p.Child("sleep"), "a mapping with seconds"); sleep != nil {
 		e.nonNegative(fieldOf(sleep, "seconds"), p.Child("sleep", "seconds"), "a non-negative whole number of seconds written in decimal, such as 5")
@@ -135,7 +135,7 @@ func (e *Errors) probe(n *yaml.Node, p *field.Path) {
 // validPort reports whether a port is a number from 1 to 65535 or, where
 // names are allowed, an IANA service name.
 func validPort(n *yaml.Node, names bool) bool {
-	if v, ok := Int(n); ok {
+	if v, ok := intValue(n); ok {
 		return v >= 1 && v <= 65535
 	}
 	return names && isString(n) && len(validation.IsValidPortName(n.Value)) == 0
