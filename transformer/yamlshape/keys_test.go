@@ -1,0 +1,65 @@
+package yamlshape
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+func parse(t *testing.T, s string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, s)
+	}
+	return doc.Content[0]
+}
+
+// TestWalkDuplicateKeys: a key twice in any mapping is an error naming the
+// mapping's path with list indexes, the key and both lines.
+func TestWalkDuplicateKeys(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"top level", "kind: Pod\nkind: Deployment\n", `duplicate key "kind" at the top level (lines 1 and 2)`},
+		{"grace period", "spec:\n  terminationGracePeriodSeconds: 30\n  containers: []\n  terminationGracePeriodSeconds: 60\n",
+			`duplicate key "terminationGracePeriodSeconds" in spec (lines 2 and 4)`},
+		{"lifecycle in a container", "spec:\n  template:\n    spec:\n      containers:\n      - name: a\n        lifecycle: {}\n        lifecycle: {}\n",
+			`duplicate key "lifecycle" in spec.template.spec.containers[0] (lines 6 and 7)`},
+		{"name in the second container", "spec:\n  containers:\n  - name: a\n  - {name: b, image: x, name: c}\n",
+			`duplicate key "name" in spec.containers[1] (lines 4 and 4)`},
+		{"quoted and plain", "data:\n  a: 1\n  \"a\": 2\n", `duplicate key "a" in data`},
+		{"annotation with dots", "metadata:\n  annotations:\n    a.b/c: x\n    a.b/c: y\n", `duplicate key "a.b/c" in metadata.annotations`},
+		{"under a dotted key", "metadata:\n  annotations:\n    a.b/c:\n      k: 1\n      k: 2\n", `in metadata.annotations["a.b/c"]`},
+		{"two merge keys", "a: &a {x: 1}\nb:\n  <<: *a\n  <<: *a\n", `duplicate key "<<" in b`},
+		{"control character", "data:\n  \"\\e[31m\": 1\n  \"\\e[31m\": 2\n", `duplicate key "\x1b[31m"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Walk(parse(t, tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+			if strings.ContainsAny(err.Error(), "\n\x1b") {
+				t.Errorf("error is not one escaped line: %q", err)
+			}
+		})
+	}
+}
+
+// TestWalkShape: keys that differ, and a key merged in and set again, are
+// no duplicates; anchors, aliases and merge keys are reported.
+func TestWalkShape(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		anchored bool
+	}{
+		{"a: 1\nb: {a: 2}\nc: [{a: 3}, {a: 4}]\n", false},
+		{"a: &x 1\n", true},
+		{"a: [1]\nb: {<<: {c: 1}, c: 2}\n", true},
+		{"a: &x {k: 1}\nb: *x\n", true},
+	} {
+		s, err := Walk(parse(t, tc.in))
+		if err != nil || s.Anchored != tc.anchored {
+			t.Errorf("%q: shape %+v, error %v; want anchored %v", tc.in, s, err, tc.anchored)
+		}
+	}
+}
