@@ -15,6 +15,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // Outcome says what happened to one workload.
@@ -70,7 +71,42 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 
 // Item edits one item. It never edits the input node: changes are made on a
 // copy, which is returned only when something changed and nothing failed.
+// A duplicate key anywhere in the item is an error. An item with anchors,
+// aliases or merge keys is edited, and written, expanded (see
+// yamlshape.Expand); one left as it was keeps them. Either is returned with
+// its comments where they read back the same (see yamlshape.Stable).
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+	shape, err := yamlshape.Walk(item.YNode())
+	if err != nil {
+		return failed(item, err)
+	}
+	work := item
+	if shape.Anchored {
+		expanded, err := yamlshape.Expand(item.YNode())
+		if err != nil {
+			return failed(item, err)
+		}
+		work = yaml.NewRNode(expanded)
+	}
+	res := t.item(work)
+	if res.Node == work {
+		res.Node = item
+	}
+	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
+		res.Node = yaml.NewRNode(stable)
+	}
+	return res
+}
+
+// failed is the result of an item that cannot be read.
+func failed(item *yaml.RNode, err error) ItemResult {
+	res := ItemResult{Node: item, Outcome: Failed}
+	res.Log.Fail("%v", err)
+	return res
+}
+
+// item edits one item that has no duplicate key and no alias.
+func (t *Transformer) item(item *yaml.RNode) ItemResult {
 	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return ItemResult{Node: item}
