@@ -361,7 +361,8 @@ func TestLoadErrors(t *testing.T) {
 		{"mapping instead of sidecars", spec + "  sidecars: {}\n", []string{"spec.sidecars"}, []string{"expected a list"}},
 		{"string instead of boolean", spec + "  rolloutOnChange: \"true\"\n", []string{"spec.rolloutOnChange"}, []string{"expected a boolean, got string"}},
 		{"list instead of duration", spec + "  sidecars:\n  - name: a\n    waitBeforeExit: [1]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
-		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"functionConfig"}, []string{"already defined"}},
+		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"spec"}, []string{`duplicate key "mode"`}},
+		{"duplicate key in a list entry", spec + "  sidecars:\n  - {preset: linkerd, preset: istio}\n", []string{"spec.sidecars[0]"}, []string{`duplicate key "preset"`}},
 		{"invalid YAML", "spec: [\n", []string{"functionConfig"}, []string{"not valid YAML"}},
 
 		// Values.

@@ -30,8 +30,6 @@ type DuplicateKeyError struct {
 	Path string
 	// Key is the key.
 	Key string
-	// First and Second are the lines of the two keys.
-	First, Second int
 }
 
 func (e *DuplicateKeyError) Error() string {
@@ -39,8 +37,8 @@ func (e *DuplicateKeyError) Error() string {
 	if e.Path != "" {
 		where = "in " + e.Path
 	}
-	return fmt.Sprintf("duplicate key %q %s (lines %d and %d): remove one; the API server rejects duplicate fields and this function would read only the first",
-		e.Key, where, e.First, e.Second)
+	return fmt.Sprintf("duplicate key %q %s: remove one; the API server rejects duplicate fields and this function would read only the first",
+		e.Key, where)
 }
 
 // Walk checks every mapping of the tree for duplicate keys and reports the
@@ -59,7 +57,7 @@ func walk(n *yaml.Node, path []string, s *Shape) error {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		seen := make(map[string]int, len(n.Content)/2)
+		seen := make(map[string]bool, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			s.Nodes++
@@ -68,10 +66,10 @@ func walk(n *yaml.Node, path []string, s *Shape) error {
 			}
 			name, ok := keyName(k)
 			if ok {
-				if line, dup := seen[name]; dup {
-					return &DuplicateKeyError{Path: joinPath(path), Key: name, First: line, Second: k.Line}
+				if seen[name] {
+					return &DuplicateKeyError{Path: joinPath(path), Key: name}
 				}
-				seen[name] = k.Line
+				seen[name] = true
 			}
 			if k.Anchor != "" || k.Kind == yaml.AliasNode {
 				s.Anchored = true
