@@ -11,9 +11,10 @@ import (
 
 // itemFragments are items as entries of a block sequence at column 0, with
 // the YAML the streaming path has to cut and re-encode exactly: comments in
-// many places, block scalars of every chomping, anchors and merge keys
-// inside an item, tags, quoting, flow style, empty annotations, complex
-// keys, long lines.
+// many places, block scalars of every chomping, anchors, aliases and merge
+// keys inside an item (on the sidecar too), comment blocks and blank lines
+// between list entries, a duplicate key, tags, quoting, flow style, empty
+// annotations, complex keys, long lines.
 var itemFragments = []string{
 	`- # A pod with a proxy second.
   apiVersion: v1
@@ -155,6 +156,63 @@ var itemFragments = []string{
 	`- apiVersion: v1
   kind: Namespace
   metadata: {name: "Namespace", annotations: {sidecar-lifecycle.dev/skip: "false"}}
+`,
+	`- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: aliased}
+  spec:
+    template:
+      spec:
+        containers:
+        - &app
+          name: app
+          env: &env
+          - {name: A, value: "1"}
+          resources: &res {requests: {cpu: 1m}}
+          readinessProbe: &probe {httpGet: {port: 8080}}
+        - <<: *app
+          name: linkerd-proxy
+          env: *env
+          resources: *res
+          readinessProbe: *probe
+        - <<: [{name: extra}, *app]
+`,
+	`- apiVersion: v1
+  kind: Pod
+  metadata: {name: vendor-comments}
+  spec:
+    containers:
+    - name: app
+    - name: linkerd-proxy
+      env:
+      # Replace the port
+
+      # with your own
+      - name: PORT
+        value: "5432"
+
+      # If connecting over private IP
+
+      # - name: PRIVATE_IP
+      #   value: "true"
+
+      # Health checks
+      - name: HEALTH
+        value: "true"
+
+      # - name: LOGS
+      #   value: "true"
+      args: [--quiet]
+`,
+	`- apiVersion: v1
+  kind: Pod
+  metadata: {name: duplicate}
+  spec:
+    containers:
+    - name: app
+    - name: linkerd-proxy
+      lifecycle: {}
+      lifecycle: {}
 `,
 }
 
