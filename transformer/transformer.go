@@ -92,6 +92,9 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	if res.Node == work {
 		res.Node = item
 	}
+	if !shape.Commented {
+		return res // the edits write no comment
+	}
 	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
 		res.Node = yaml.NewRNode(stable)
 	}

@@ -91,7 +91,7 @@ func Stable(n *yaml.Node) *yaml.Node {
 
 // mayMove reports whether a comment of the tree might read back elsewhere.
 func mayMove(n *yaml.Node) bool {
-	if n.FootComment != "" || strings.Contains(n.HeadComment, "\n\n") {
+	if loose(n) {
 		return true
 	}
 	for _, c := range n.Content {
@@ -125,4 +125,10 @@ func reencode(text string) (string, error) {
 		return "", errors.New("not one entry")
 	}
 	return encode(doc.Content[0].Content[1].Content[0])
+}
+
+// loose reports whether a comment of the node itself might read back
+// elsewhere: a foot comment, or a head comment with a blank line.
+func loose(n *yaml.Node) bool {
+	return n.FootComment != "" || strings.Contains(n.HeadComment, "\n\n")
 }

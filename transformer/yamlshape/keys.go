@@ -20,6 +20,8 @@ const mergeTag = "!!merge"
 type Shape struct {
 	// Anchored is set when the tree holds an anchor, an alias or a merge key.
 	Anchored bool
+	// Commented is set when the tree holds a comment.
+	Commented bool
 	// Nodes counts the nodes, aliases not followed.
 	Nodes int
 }
@@ -46,18 +48,31 @@ func (e *DuplicateKeyError) Error() string {
 // checked where it is defined.
 func Walk(n *yaml.Node) (Shape, error) {
 	var s Shape
-	err := walk(n, nil, &s)
+	err := walk(n, make([]elem, 0, 16), &s)
 	return s, err
 }
 
-func walk(n *yaml.Node, path []string, s *Shape) error {
+// elem is one step of a field path: a key, or a list index.
+type elem struct {
+	key   string
+	index int // -1 for a key
+	known bool
+}
+
+func walk(n *yaml.Node, path []elem, s *Shape) error {
 	s.Nodes++
 	if n.Anchor != "" || n.Kind == yaml.AliasNode {
 		s.Anchored = true
 	}
+	if !s.Commented && commented(n) {
+		s.Commented = true
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		seen := make(map[string]bool, len(n.Content)/2)
+		var seen map[string]bool // for long mappings; short ones are scanned
+		if len(n.Content) > 2*shortMapping {
+			seen = make(map[string]bool, len(n.Content)/2)
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			s.Nodes++
@@ -65,31 +80,55 @@ func walk(n *yaml.Node, path []string, s *Shape) error {
 				s.Anchored = true
 			}
 			name, ok := keyName(k)
-			if ok {
-				if seen[name] {
-					return &DuplicateKeyError{Path: joinPath(path), Key: name}
-				}
-				seen[name] = true
+			if ok && duplicate(n.Content[:i], name, seen) {
+				return &DuplicateKeyError{Path: joinPath(path), Key: name}
 			}
 			if k.Anchor != "" || k.Kind == yaml.AliasNode {
 				s.Anchored = true
 			}
-			if err := walk(v, append(path, fieldElem(name, ok)), s); err != nil {
+			if !s.Commented && commented(k) {
+				s.Commented = true
+			}
+			if err := walk(v, append(path, elem{key: name, index: -1, known: ok}), s); err != nil {
 				return err
 			}
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for i, c := range n.Content {
-			elem := "[" + strconv.Itoa(i) + "]"
-			if n.Kind == yaml.DocumentNode {
-				elem = ""
+			p := path
+			if n.Kind == yaml.SequenceNode {
+				p = append(path, elem{index: i})
 			}
-			if err := walk(c, appendElem(path, elem), s); err != nil {
+			if err := walk(c, p, s); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// shortMapping is the number of keys up to which a mapping is scanned for
+// a duplicate rather than indexed.
+const shortMapping = 16
+
+// duplicate reports whether name is among the keys before it: the entries
+// before it, or seen (which it joins) for a long mapping.
+func duplicate(before []*yaml.Node, name string, seen map[string]bool) bool {
+	if seen != nil {
+		dup := seen[name]
+		seen[name] = true
+		return dup
+	}
+	for j := 0; j < len(before); j += 2 {
+		if other, ok := keyName(before[j]); ok && other == name {
+			return true
+		}
+	}
+	return false
+}
+
+func commented(n *yaml.Node) bool {
+	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
 }
 
 // keyName is the text of a scalar key, or of the scalar an alias key
@@ -101,34 +140,25 @@ func keyName(k *yaml.Node) (string, bool) {
 	return k.Value, k.Kind == yaml.ScalarNode
 }
 
-func appendElem(path []string, elem string) []string {
-	if elem == "" {
-		return path
-	}
-	return append(path, elem)
-}
-
-// fieldElem is a key as a path element: the name itself when it reads
-// unambiguously in a dotted path, else quoted in brackets.
-func fieldElem(name string, ok bool) string {
-	if !ok {
-		return "[?]"
-	}
-	if name != "" && !strings.ContainsAny(name, ".[]\"' \t\n") && strconv.Quote(name) == `"`+name+`"` {
-		return name
-	}
-	return "[" + strconv.Quote(name) + "]"
-}
-
 // joinPath writes path elements as a field path: keys joined by dots,
-// list indexes and quoted keys in brackets.
-func joinPath(path []string) string {
+// list indexes in brackets, and keys that would not read back in a dotted
+// path quoted in brackets.
+func joinPath(path []elem) string {
 	var b strings.Builder
 	for _, e := range path {
-		if b.Len() > 0 && !strings.HasPrefix(e, "[") {
-			b.WriteByte('.')
+		switch {
+		case e.index >= 0:
+			b.WriteString("[" + strconv.Itoa(e.index) + "]")
+		case !e.known:
+			b.WriteString("[?]")
+		case e.key != "" && !strings.ContainsAny(e.key, ".[]\"' \t\n") && strconv.Quote(e.key) == `"`+e.key+`"`:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e.key)
+		default:
+			b.WriteString("[" + strconv.Quote(e.key) + "]")
 		}
-		b.WriteString(e)
 	}
 	return b.String()
 }

@@ -63,3 +63,21 @@ func TestWalkShape(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkComments: any comment is reported.
+func TestWalkComments(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		commented bool
+	}{
+		{"a: 1\nb: [x, y]\n", false},
+		{"a: 1 # line\n", true},
+		{"a:\n  b: 1\n  # foot of b\nc: 2\n", true},
+		{"a: {b: 1}\n# head of c\nc: 2\n", true},
+	} {
+		s, err := Walk(parse(t, tc.in))
+		if err != nil || s.Commented != tc.commented {
+			t.Errorf("%q: shape %+v, error %v; want commented %v", tc.in, s, err, tc.commented)
+		}
+	}
+}
