@@ -39,7 +39,8 @@ const (
 
 // ItemResult is the edit of one item: the node to write and what was done.
 type ItemResult struct {
-	// Node is the edited copy, or the input node when nothing changed.
+	// Node is the edited copy, or the input node when nothing changed (a
+	// copy when its comments had to be placed to read back the same).
 	Node *yaml.RNode
 	// Outcome says what was done.
 	Outcome Outcome

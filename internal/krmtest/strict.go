@@ -1,21 +1,30 @@
 package krmtest
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Strict parses text with a strict YAML reader: every alias after its
-// anchor, no key twice in a mapping. It returns the first problem.
+// Strict parses text, one YAML document or several, with a strict YAML
+// reader: every alias after its anchor, no key twice in a mapping. It
+// returns the first problem.
 func Strict(text []byte) error {
-	var v any
-	if err := yaml.Unmarshal(text, &v); err != nil {
-		return fmt.Errorf("not strict YAML: %s", strings.ReplaceAll(err.Error(), "\n", " "))
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("not strict YAML: %s", strings.ReplaceAll(err.Error(), "\n", " "))
+		}
 	}
-	return nil
 }
 
 // SameData reports whether two items hold the same data, aliases and
