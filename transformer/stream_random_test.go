@@ -1,12 +1,17 @@
 package transformer_test
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 )
 
 // itemFragments are items as entries of a block sequence at column 0, with
@@ -281,8 +286,8 @@ func randomList(r *rand.Rand) string {
 }
 
 // TestStreamRandomLists compares the streaming and whole-list paths on
-// thousands of random lists of tricky items, and checks that the streaming
-// path takes most of them. STREAM_RANDOM_LISTS=n runs n lists from a new
+// thousands of random lists of tricky items, checks that the streaming
+// path takes most of them, and that a second run changes no item. STREAM_RANDOM_LISTS=n runs n lists from a new
 // seed instead.
 func TestStreamRandomLists(t *testing.T) {
 	n, seed := 600, int64(1)
@@ -304,9 +309,35 @@ func TestStreamRandomLists(t *testing.T) {
 		if ok {
 			streamed++
 		}
+		if problem := secondRunChanges([]byte(in)); problem != "" {
+			t.Fatalf("list %d: %s\ninput:\n%s", i, problem, in)
+		}
 	}
 	t.Logf("the streaming path took %d of %d random lists", streamed, n)
 	if streamed < n/3 {
 		t.Errorf("the streaming path took only %d of %d random lists", streamed, n)
 	}
+}
+
+// secondRunChanges runs the function on in and, when that succeeds, on its
+// output, and describes how the items changed the second time.
+func secondRunChanges(in []byte) string {
+	var first, second bytes.Buffer
+	if transformer.Run(bytes.NewReader(in), &first) != nil {
+		return ""
+	}
+	if err := transformer.Run(bytes.NewReader(first.Bytes()), &second); err != nil {
+		return fmt.Sprintf("the second run failed: %v", err)
+	}
+	a, errA := krmtest.Split(first.Bytes())
+	b, errB := krmtest.Split(second.Bytes())
+	if errA != nil || errB != nil {
+		return fmt.Sprintf("outputs do not parse: %v, %v", errA, errB)
+	}
+	x, _ := krmtest.Stream(a.Items)
+	y, _ := krmtest.Stream(b.Items)
+	if !bytes.Equal(x, y) {
+		return "not idempotent:\n" + krmtest.Diff(string(x), string(y))
+	}
+	return ""
 }

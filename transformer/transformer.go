@@ -93,8 +93,8 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	if res.Node == work {
 		res.Node = item
 	}
-	if !shape.Commented {
-		return res // the edits write no comment
+	if !shape.Unsettled {
+		return res // the edits write no comment and no folded scalar
 	}
 	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
 		res.Node = yaml.NewRNode(stable)

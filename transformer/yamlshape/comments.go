@@ -10,7 +10,9 @@ import (
 // Normalize places the comments of the tree where the YAML encoder writes
 // them so that they read back to the same place: a foot comment becomes
 // the head comment of what follows it, and head comments lose their blank
-// lines. It changes n and returns it.
+// lines. A folded scalar with a more-indented line, which the encoder
+// writes with one more line break each time, becomes a literal one. It
+// changes n and returns it.
 func Normalize(n *yaml.Node) *yaml.Node {
 	if foot := normalize(n); foot != "" {
 		l := last(n)
@@ -49,6 +51,9 @@ func normalize(n *yaml.Node) string {
 		n.FootComment = ""
 		return carry
 	}
+	if foldedIndented(n) {
+		n.Style = n.Style&^yaml.FoldedStyle | yaml.LiteralStyle
+	}
 	foot := n.FootComment
 	n.FootComment = ""
 	return foot
@@ -69,9 +74,10 @@ func last(n *yaml.Node) *yaml.Node {
 }
 
 // Stable returns n when its encoding reads back to the same encoding, and
-// otherwise a copy with its comments normalized (see Normalize), whose
-// encoding does. Only a tree with a foot comment or a blank line inside a
-// head comment can move, so only such a tree is encoded to find out. A tree
+// otherwise a copy normalized (see Normalize), whose encoding does. Only a
+// tree with a foot comment, a blank line inside a head comment or a folded
+// scalar with a more-indented line can move, so only such a tree is
+// encoded to find out. A tree
 // that cannot be read back on its own (an alias of another item's anchor)
 // is returned as it is.
 func Stable(n *yaml.Node) *yaml.Node {
@@ -89,9 +95,10 @@ func Stable(n *yaml.Node) *yaml.Node {
 	return Normalize(yaml.CopyYNode(n))
 }
 
-// mayMove reports whether a comment of the tree might read back elsewhere.
+// mayMove reports whether a comment of the tree might read back elsewhere,
+// or a scalar differently.
 func mayMove(n *yaml.Node) bool {
-	if loose(n) {
+	if loose(n) || foldedIndented(n) {
 		return true
 	}
 	for _, c := range n.Content {
@@ -131,4 +138,13 @@ func reencode(text string) (string, error) {
 // elsewhere: a foot comment, or a head comment with a blank line.
 func loose(n *yaml.Node) bool {
 	return n.FootComment != "" || strings.Contains(n.HeadComment, "\n\n")
+}
+
+// foldedIndented reports whether n is a folded scalar with a line that
+// starts with a blank: the YAML encoder adds a line break before such a
+// line each time it writes it.
+func foldedIndented(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Style&yaml.FoldedStyle != 0 &&
+		(strings.HasPrefix(n.Value, " ") || strings.HasPrefix(n.Value, "\t") ||
+			strings.Contains(n.Value, "\n ") || strings.Contains(n.Value, "\n\t"))
 }

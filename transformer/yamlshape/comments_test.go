@@ -179,3 +179,21 @@ func commentLines(text string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestStableFoldedScalar: a folded scalar with a more-indented line, which
+// the YAML encoder writes with one more line break on every run, is
+// written so that it reads back with the same value, run after run.
+func TestStableFoldedScalar(t *testing.T) {
+	in := "items:\n- data:\n    strip: >-\n     # not a comment\n      folded\n         more indented\n      text\n"
+	value := func(s string) string { return parseItems(t, s).Content[1].Content[1].Value }
+	want := value(in)
+	plain := encItems(t, parseItems(t, in))
+	if value(plain) == want {
+		t.Fatal("kyaml's round trip no longer changes this scalar: the test shows nothing")
+	}
+	once := encItems(t, Stable(parseItems(t, in)))
+	twice := encItems(t, Stable(parseItems(t, once)))
+	if value(once) != want || twice != once {
+		t.Errorf("value %q, want %q; second run:\n%s", value(once), want, twice)
+	}
+}

@@ -20,8 +20,10 @@ const mergeTag = "!!merge"
 type Shape struct {
 	// Anchored is set when the tree holds an anchor, an alias or a merge key.
 	Anchored bool
-	// Commented is set when the tree holds a comment.
-	Commented bool
+	// Unsettled is set when the tree holds a comment or a folded scalar
+	// with a more-indented line: its encoding may not read back the same
+	// (see Stable).
+	Unsettled bool
 	// Nodes counts the nodes, aliases not followed.
 	Nodes int
 }
@@ -64,8 +66,8 @@ func walk(n *yaml.Node, path []elem, s *Shape) error {
 	if n.Anchor != "" || n.Kind == yaml.AliasNode {
 		s.Anchored = true
 	}
-	if !s.Commented && commented(n) {
-		s.Commented = true
+	if !s.Unsettled && (commented(n) || foldedIndented(n)) {
+		s.Unsettled = true
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -86,8 +88,8 @@ func walk(n *yaml.Node, path []elem, s *Shape) error {
 			if k.Anchor != "" || k.Kind == yaml.AliasNode {
 				s.Anchored = true
 			}
-			if !s.Commented && commented(k) {
-				s.Commented = true
+			if !s.Unsettled && commented(k) {
+				s.Unsettled = true
 			}
 			if err := walk(v, append(path, elem{key: name, index: -1, known: ok}), s); err != nil {
 				return err

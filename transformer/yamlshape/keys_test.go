@@ -64,20 +64,23 @@ func TestWalkShape(t *testing.T) {
 	}
 }
 
-// TestWalkComments: any comment is reported.
-func TestWalkComments(t *testing.T) {
+// TestWalkUnsettled: any comment, and a folded scalar with a more-indented
+// line, is reported.
+func TestWalkUnsettled(t *testing.T) {
 	for _, tc := range []struct {
 		in        string
-		commented bool
+		unsettled bool
 	}{
 		{"a: 1\nb: [x, y]\n", false},
 		{"a: 1 # line\n", true},
 		{"a:\n  b: 1\n  # foot of b\nc: 2\n", true},
 		{"a: {b: 1}\n# head of c\nc: 2\n", true},
+		{"a: >\n  folded\n  text\n", false},
+		{"a: >\n  folded\n   more\n", true},
 	} {
 		s, err := Walk(parse(t, tc.in))
-		if err != nil || s.Commented != tc.commented {
-			t.Errorf("%q: shape %+v, error %v; want commented %v", tc.in, s, err, tc.commented)
+		if err != nil || s.Unsettled != tc.unsettled {
+			t.Errorf("%q: shape %+v, error %v; want unsettled %v", tc.in, s, err, tc.unsettled)
 		}
 	}
 }
