@@ -97,3 +97,33 @@ func TestShapeSeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasesExpandingTooFar: an item whose aliases would expand to far
+// more than its size is an error, not a hang, whether or not the function
+// edits it: a strict YAML reader rejects it too.
+func TestAliasesExpandingTooFar(t *testing.T) {
+	laughs := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i, prev := 'b', 'a'; i <= 'i'; i, prev = i+1, i {
+		laughs += string(i) + ": &" + string(i) + " [" + strings.Repeat("*"+string(prev)+", ", 9) + "*" + string(prev) + "]\n"
+	}
+	indent := func(s, by string) string {
+		return by + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+by) + "\n"
+	}
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: app}, {name: linkerd-proxy}]\n  laughs:\n" + indent(laughs, "    ")
+	configMap := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n" + indent(laughs, "  ")
+	for name, items := range map[string]string{"workload": pod, "not a workload": configMap} {
+		t.Run(name, func(t *testing.T) {
+			rl := []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- " + indent(items, "  ")[2:])
+			out, err := run(t, rl)
+			if err == nil {
+				t.Fatal("run succeeded, want error results")
+			}
+			if !strings.Contains(string(out), "expand to more than ten times its size") {
+				t.Errorf("no error result about the expansion:\n%.2000s", out)
+			}
+			for _, e := range krmtest.Check(rl, out) {
+				t.Error(e)
+			}
+		})
+	}
+}

@@ -72,8 +72,8 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 
 // Item edits one item. It never edits the input node: changes are made on a
 // copy, which is returned only when something changed and nothing failed.
-// A duplicate key anywhere in the item is an error. An item with anchors,
-// aliases or merge keys is edited, and written, expanded (see
+// A duplicate key anywhere in the item is an error. A workload with
+// anchors, aliases or merge keys is read, edited and written expanded (see
 // yamlshape.Expand); one left as it was keeps them. Either is returned with
 // its comments where they read back the same (see yamlshape.Stable).
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
@@ -82,12 +82,16 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 		return failed(item, err)
 	}
 	work := item
-	if shape.Anchored {
+	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); ok && shape.Anchored {
 		expanded, err := yamlshape.Expand(item.YNode())
 		if err != nil {
 			return failed(item, err)
 		}
 		work = yaml.NewRNode(expanded)
+	} else if shape.Anchored {
+		if err := yamlshape.CheckSize(item.YNode()); err != nil {
+			return failed(item, err)
+		}
 	}
 	res := t.item(work)
 	if res.Node == work {

@@ -21,13 +21,62 @@ import (
 // times the size of the tree, plus 10000 nodes, so that nested aliases
 // cannot make it explode.
 func Expand(n *yaml.Node) (*yaml.Node, error) {
-	root := n
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		root = n.Alias
-	}
-	s, _ := Walk(root)
-	e := &expander{budget: 10*s.Nodes + 10000, active: map[*yaml.Node]bool{}}
+	e := &expander{budget: budget(n), active: map[*yaml.Node]bool{}}
 	return e.copy(n, false)
+}
+
+// CheckSize returns Expand's error for a tree that would expand beyond its
+// bound, without expanding it.
+func CheckSize(n *yaml.Node) error {
+	sizes := map[*yaml.Node]int{}
+	size, err := expandedSize(n, sizes, budget(n))
+	if err == nil && size > budget(n) {
+		err = errTooLarge
+	}
+	return err
+}
+
+// budget is how many nodes the expansion of n may have.
+func budget(n *yaml.Node) int {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	s, _ := Walk(n)
+	return 10*s.Nodes + 10000
+}
+
+// expandedSize counts the nodes of n with aliases expanded, each anchored
+// node counted once and remembered in sizes (-1 while it is counted).
+func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int, limit int) (int, error) {
+	if n.Kind == yaml.AliasNode {
+		if n.Alias == nil {
+			return 0, fmt.Errorf("alias *%s has no anchor", n.Value)
+		}
+		if size, ok := sizes[n.Alias]; ok {
+			if size < 0 {
+				return 0, fmt.Errorf("alias *%s is inside the node it refers to", n.Value)
+			}
+			return size, nil
+		}
+		return expandedSize(n.Alias, sizes, limit)
+	}
+	if n.Anchor != "" {
+		sizes[n] = -1
+	}
+	size := 1
+	for _, c := range n.Content {
+		cs, err := expandedSize(c, sizes, limit)
+		if err != nil {
+			return 0, err
+		}
+		if size += cs; size > limit {
+			return 0, errTooLarge
+		}
+	}
+	if n.Anchor != "" {
+		sizes[n] = size
+	}
+	return size, nil
 }
 
 type expander struct {

@@ -107,3 +107,19 @@ func TestExpandErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSize: CheckSize fails exactly where Expand does, without
+// expanding.
+func TestCheckSize(t *testing.T) {
+	laughs := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i, prev := 'b', 'a'; i <= 'f'; i, prev = i+1, i {
+		laughs += string(i) + ": &" + string(i) + " [" + strings.Repeat("*"+string(prev)+", ", 9) + "*" + string(prev) + "]\n"
+	}
+	for _, in := range []string{"a: &a {k: 1}\nb: *a\nc: [*a, *a]\n", laughs, laughs[:strings.Index(laughs, "d:")]} {
+		n := parse(t, in)
+		_, expandErr := Expand(n)
+		if err := CheckSize(n); (err == nil) != (expandErr == nil) {
+			t.Errorf("%.40q: CheckSize %v, Expand %v", in, err, expandErr)
+		}
+	}
+}
