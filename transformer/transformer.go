@@ -77,21 +77,11 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 // yamlshape.Expand); one left as it was keeps them. Either is returned with
 // its comments where they read back the same (see yamlshape.Stable).
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
-	shape, err := yamlshape.Walk(item.YNode())
+	work, shape, err := t.prepare(item)
 	if err != nil {
-		return failed(item, err)
-	}
-	work := item
-	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); ok && shape.Anchored {
-		expanded, err := yamlshape.Expand(item.YNode())
-		if err != nil {
-			return failed(item, err)
-		}
-		work = yaml.NewRNode(expanded)
-	} else if shape.Anchored {
-		if err := yamlshape.CheckSize(item.YNode()); err != nil {
-			return failed(item, err)
-		}
+		res := ItemResult{Node: item, Outcome: Failed}
+		res.Log.Fail("%v", err)
+		return res
 	}
 	res := t.item(work)
 	if res.Node == work {
@@ -106,14 +96,25 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	return res
 }
 
-// failed is the result of an item that cannot be read.
-func failed(item *yaml.RNode, err error) ItemResult {
-	res := ItemResult{Node: item, Outcome: Failed}
-	res.Log.Fail("%v", err)
-	return res
+// prepare checks an item for duplicate keys and aliases that expand beyond
+// bounds; a workload with anchors, aliases or merge keys is returned
+// expanded, to be read and edited.
+func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, error) {
+	shape, err := yamlshape.Walk(item.YNode())
+	if err != nil || !shape.Anchored {
+		return item, shape, err
+	}
+	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); !ok {
+		return item, shape, yamlshape.CheckSize(item.YNode())
+	}
+	expanded, err := yamlshape.Expand(item.YNode())
+	if err != nil {
+		return item, shape, err
+	}
+	return yaml.NewRNode(expanded), shape, nil
 }
 
-// item edits one item that has no duplicate key and no alias.
+// item edits one item that prepare returned.
 func (t *Transformer) item(item *yaml.RNode) ItemResult {
 	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {

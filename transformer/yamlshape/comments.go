@@ -7,13 +7,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Normalize places the comments of the tree where the YAML encoder writes
+// settle places the comments of the tree where the YAML encoder writes
 // them so that they read back to the same place: a foot comment becomes
 // the head comment of what follows it, and head comments lose their blank
 // lines. A folded scalar with a more-indented line, which the encoder
 // writes with one more line break each time, becomes a literal one. It
 // changes n and returns it.
-func Normalize(n *yaml.Node) *yaml.Node {
+func settle(n *yaml.Node) *yaml.Node {
 	if foot := normalize(n); foot != "" {
 		l := last(n)
 		l.FootComment = head(l.FootComment, foot)
@@ -62,7 +62,11 @@ func normalize(n *yaml.Node) string {
 // head is the head comment of a node: what came before it, then its own,
 // without blank lines.
 func head(before, own string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(joinComments(before, own), "\n\n", "\n"), "\n\n", "\n")
+	s := joinComments(before, own)
+	for strings.Contains(s, "\n\n") {
+		s = strings.ReplaceAll(s, "\n\n", "\n")
+	}
+	return s
 }
 
 // last is the last scalar written in the tree.
@@ -74,7 +78,7 @@ func last(n *yaml.Node) *yaml.Node {
 }
 
 // Stable returns n when its encoding reads back to the same encoding, and
-// otherwise a copy normalized (see Normalize), whose encoding does. Only a
+// otherwise a settled copy (see settle), whose encoding does. Only a
 // tree with a foot comment, a blank line inside a head comment or a folded
 // scalar with a more-indented line can move, so only such a tree is
 // encoded to find out. A tree
@@ -92,7 +96,7 @@ func Stable(n *yaml.Node) *yaml.Node {
 	if err != nil || again == once {
 		return n
 	}
-	return Normalize(yaml.CopyYNode(n))
+	return settle(yaml.CopyYNode(n))
 }
 
 // mayMove reports whether a comment of the tree might read back elsewhere,

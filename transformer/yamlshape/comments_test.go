@@ -132,10 +132,10 @@ func TestStableKeepsStableTrees(t *testing.T) {
 	}
 }
 
-// TestNormalizeVendorLayout: the Cloud SQL Auth Proxy's env layout, comment
+// TestStableVendorLayout: the Cloud SQL Auth Proxy's env layout, comment
 // blocks and a commented-out entry between blank lines, reads back where
 // it is written, with every comment in the order it came.
-func TestNormalizeVendorLayout(t *testing.T) {
+func TestStableVendorLayout(t *testing.T) {
 	in := `items:
 - env:
   # Replace <DB_PORT> with the port that the proxy should open
