@@ -40,6 +40,12 @@ func TestAnchorsAcrossItems(t *testing.T) {
 			want: []string{"resources: &res {requests: {cpu: 1m}}", "- name: last\n      resources: {requests: {cpu: 10m}}"},
 		},
 		{
+			name: "a sidecar container aliased from another workload",
+			items: pod("first", "    - name: app\n    - &proxy\n      name: linkerd-proxy\n      image: proxy:2\n") +
+				pod("second", "    - name: app\n    - *proxy\n"),
+			want: []string{"metadata: {name: second}\n  spec:\n    ", "- name: linkerd-proxy\n      image: proxy:2\n"},
+		},
+		{
 			name:  "merge key of another item's anchor",
 			items: edited + pod("merged", "    - <<: {name: merged}\n      resources: {<<: *res, limits: {cpu: 1}}\n"),
 			want:  []string{"resources: {!!merge <<: {requests: {cpu: 10m}}, limits: {cpu: 1}}"},
