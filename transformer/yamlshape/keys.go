@@ -37,12 +37,11 @@ type DuplicateKeyError struct {
 }
 
 func (e *DuplicateKeyError) Error() string {
-	where := "at the top level"
-	if e.Path != "" {
-		where = "in " + e.Path
+	msg := fmt.Sprintf("duplicate key %q: remove one; the API server rejects duplicate fields and this function would read only the first", e.Key)
+	if e.Path == "" {
+		return msg
 	}
-	return fmt.Sprintf("duplicate key %q %s: remove one; the API server rejects duplicate fields and this function would read only the first",
-		e.Key, where)
+	return e.Path + ": " + msg
 }
 
 // Walk checks every mapping of the tree for duplicate keys and reports the

@@ -20,17 +20,17 @@ func parse(t *testing.T, s string) *yaml.Node {
 // mapping's path with list indexes and the key.
 func TestWalkDuplicateKeys(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
-		{"top level", "kind: Pod\nkind: Deployment\n", `duplicate key "kind" at the top level`},
+		{"top level", "kind: Pod\nkind: Deployment\n", `duplicate key "kind": remove one`},
 		{"grace period", "spec:\n  terminationGracePeriodSeconds: 30\n  containers: []\n  terminationGracePeriodSeconds: 60\n",
-			`duplicate key "terminationGracePeriodSeconds" in spec`},
+			`spec: duplicate key "terminationGracePeriodSeconds"`},
 		{"lifecycle in a container", "spec:\n  template:\n    spec:\n      containers:\n      - name: a\n        lifecycle: {}\n        lifecycle: {}\n",
-			`duplicate key "lifecycle" in spec.template.spec.containers[0]`},
+			`spec.template.spec.containers[0]: duplicate key "lifecycle"`},
 		{"name in the second container", "spec:\n  containers:\n  - name: a\n  - {name: b, image: x, name: c}\n",
-			`duplicate key "name" in spec.containers[1]`},
-		{"quoted and plain", "data:\n  a: 1\n  \"a\": 2\n", `duplicate key "a" in data`},
-		{"annotation with dots", "metadata:\n  annotations:\n    a.b/c: x\n    a.b/c: y\n", `duplicate key "a.b/c" in metadata.annotations`},
-		{"under a dotted key", "metadata:\n  annotations:\n    a.b/c:\n      k: 1\n      k: 2\n", `in metadata.annotations["a.b/c"]`},
-		{"two merge keys", "a: &a {x: 1}\nb:\n  <<: *a\n  <<: *a\n", `duplicate key "<<" in b`},
+			`spec.containers[1]: duplicate key "name"`},
+		{"quoted and plain", "data:\n  a: 1\n  \"a\": 2\n", `data: duplicate key "a"`},
+		{"annotation with dots", "metadata:\n  annotations:\n    a.b/c: x\n    a.b/c: y\n", `metadata.annotations: duplicate key "a.b/c"`},
+		{"under a dotted key", "metadata:\n  annotations:\n    a.b/c:\n      k: 1\n      k: 2\n", `metadata.annotations["a.b/c"]: duplicate key "k"`},
+		{"two merge keys", "a: &a {x: 1}\nb:\n  <<: *a\n  <<: *a\n", `b: duplicate key "<<"`},
 		{"control character", "data:\n  \"\\e[31m\": 1\n  \"\\e[31m\": 2\n", `duplicate key "\x1b[31m"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
