@@ -141,8 +141,9 @@ func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 }
 
 // splitAgrees reports whether the parser finds the skeleton's items key, and
-// the key after it, on the lines where the splitter put them: then the
-// items the splitter cut out are exactly the items of the list.
+// the key after it, on the lines where the splitter put them (in JSON: one
+// items key, with an empty list): then the items the splitter cut out are
+// exactly the items of the list.
 func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 	c := doc.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
@@ -150,6 +151,9 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 			continue
 		}
 		key, value := c[i], c[i+1]
+		if l.JSON {
+			return value.Kind == yaml.SequenceNode && len(value.Content) == 0
+		}
 		if key.Line != l.ItemsLine || key.Column != 1 || key.Kind != yaml.ScalarNode ||
 			value.Kind != yaml.SequenceNode || len(value.Content) != 0 {
 			return false
@@ -166,11 +170,7 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 func (s *streamRun) noteNamespaces() error {
 	marked := s.in.Layout.Marked
 	return stream.Map(len(marked), 64, func(i int) (*yaml.RNode, error) {
-		text, err := s.in.Item(marked[i])
-		if err != nil {
-			return nil, err
-		}
-		return stream.ParseItem(text)
+		return s.in.ParseItem(marked[i])
 	}, func(_ int, item *yaml.RNode) error {
 		s.t.NoteNamespace(item)
 		return nil
@@ -206,11 +206,7 @@ func (s *streamRun) pass(failed bool) (*pass, error) {
 
 // item parses, edits and encodes item i, as Transform and write do.
 func (s *streamRun) item(i int, failed bool) (itemOutput, error) {
-	text, err := s.in.Item(i)
-	if err != nil {
-		return itemOutput{}, err
-	}
-	item, err := stream.ParseItem(text)
+	item, err := s.in.ParseItem(i)
 	if err != nil {
 		return itemOutput{}, err
 	}

@@ -17,7 +17,23 @@ import (
 // list. It returns an error unless the text is exactly one mapping and no
 // comment lands outside it.
 func ParseItem(text []byte) (*yaml.RNode, error) {
-	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader("items:\n"), bytes.NewReader(text)))
+	return parseEntry("items:\n", text, 1)
+}
+
+// ParseItemAfter parses the text of an item that starts with comment lines,
+// after an item like every one the splitter lets comments follow: a block
+// mapping with a plain first key, its "-" at column dash. The parser then
+// attaches the comments as it does in the whole list. It returns an error
+// when a comment lands on that item or outside the text's own.
+func ParseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
+	return parseEntry("items:\n"+strings.Repeat(" ", dash)+"- x: 0\n", text, 2)
+}
+
+// parseEntry parses head and text, which must be one document holding a
+// mapping with one key and a block sequence of entries entries, and returns
+// the last one.
+func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
+	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader(head), bytes.NewReader(text)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
@@ -34,13 +50,54 @@ func ParseItem(text []byte) (*yaml.RNode, error) {
 		return nil, errors.New("item is not under items")
 	}
 	seq := list.Content[1]
-	if seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 || hasComment(seq) || seq.Style != 0 {
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != entries || hasComment(seq) || seq.Style != 0 {
 		return nil, errors.New("item is not one entry of a block sequence")
 	}
-	if seq.Content[0].Kind != yaml.MappingNode {
+	for _, before := range seq.Content[:entries-1] {
+		if anyComment(before) {
+			return nil, errors.New("a comment before the item lands on the item before it")
+		}
+	}
+	item := seq.Content[entries-1]
+	if item.Kind != yaml.MappingNode {
 		return nil, errors.New("item is not a mapping")
 	}
-	return yaml.NewRNode(seq.Content[0]), nil
+	return yaml.NewRNode(item), nil
+}
+
+// ParseJSONItem parses the text of one item of a JSON ResourceList, as
+// Input.Item returns it: a JSON object, which is a YAML flow mapping.
+func ParseJSONItem(text []byte) (*yaml.RNode, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		return nil, errors.New("item is more than one document")
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(&doc) {
+		return nil, errors.New("item is not one document")
+	}
+	item := doc.Content[0]
+	if item.Kind != yaml.MappingNode || item.Style != yaml.FlowStyle || hasComment(item) {
+		return nil, errors.New("item is not a JSON object")
+	}
+	return yaml.NewRNode(item), nil
+}
+
+// anyComment reports whether n or a node under it has a comment.
+func anyComment(n *yaml.Node) bool {
+	if hasComment(n) {
+		return true
+	}
+	for _, c := range n.Content {
+		if anyComment(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasComment(n *yaml.Node) bool {
