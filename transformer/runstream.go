@@ -69,7 +69,9 @@ type itemOutput struct {
 // end, because an item that fails means every item must be written as it
 // came in: the first pass then stops and a second one encodes the input
 // items, with the results the whole-list path gives on failure. The
-// collector's target is raised while it runs (see stream.TuneGC).
+// collector's target is raised while it runs (see stream.TuneGC). A spool
+// that cannot move to its temporary file is an error, with nothing
+// written: the whole-list path would hold everything in memory.
 func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 	l := in.Layout
 	if l == nil {
@@ -112,6 +114,10 @@ func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 	if err == errFailed {
 		out, err = s.pass(true)
 	}
+	var spoolErr *stream.SpoolError
+	if errors.As(err, &spoolErr) {
+		return true, err // the whole-list path would need all of it in memory
+	}
 	if err != nil {
 		return false, nil
 	}
@@ -127,7 +133,7 @@ func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 	}
 	out.results.Write(text)
 	if err := out.results.Flush(); err != nil {
-		return false, nil
+		return true, err
 	}
 	done = true
 	list := stream.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
@@ -188,8 +194,12 @@ func (s *streamRun) pass(failed bool) (*pass, error) {
 		if o.outcome == Failed && !failed {
 			return errFailed
 		}
-		p.items.Write(o.text)
-		p.results.Write(o.results)
+		if _, err := p.items.Write(o.text); err != nil {
+			return err
+		}
+		if _, err := p.results.Write(o.results); err != nil {
+			return err
+		}
 		p.summary.AddItem(ItemResult{Outcome: o.outcome, Annotated: o.annotated})
 		p.errors = append(p.errors, o.errors...)
 		return nil

@@ -440,3 +440,65 @@ func TestStreamThroughFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestUnusableTempDir: with a temporary directory the streaming path cannot
+// use, a list larger than its memory limit is a one-line error naming the
+// directory, with nothing written, whether stdin is a pipe (the input
+// spools) or a regular file (only the output spools); never a silent switch
+// to the whole-list path, which holds everything in memory. A read-only
+// directory is an error too, unless this user may write to it anyway (root).
+func TestUnusableTempDir(t *testing.T) {
+	defer transformer.SetSpoolLimit(4 << 10)()
+	in := corpusLists(t, 40)[0].in
+	listFile := filepath.Join(t.TempDir(), "list.yaml")
+	if err := os.WriteFile(listFile, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := filepath.Join(t.TempDir(), "read-only")
+	if err := os.Mkdir(readOnly, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	probe, err := os.CreateTemp(readOnly, "probe-")
+	writable := err == nil
+	if writable {
+		probe.Close()
+		os.Remove(probe.Name())
+	}
+	for _, dir := range []struct {
+		name, path string
+		usable     bool
+	}{
+		{"missing", filepath.Join(t.TempDir(), "missing"), false},
+		{"read-only", readOnly, writable},
+	} {
+		for _, stdin := range []string{"pipe", "file"} {
+			t.Run(dir.name+"/"+stdin, func(t *testing.T) {
+				t.Setenv("TMPDIR", dir.path)
+				var r io.Reader = bytes.NewReader(in)
+				if stdin == "file" {
+					f, err := os.Open(listFile)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer f.Close()
+					r = f
+				}
+				var out, whole bytes.Buffer
+				err := transformer.Run(r, &out)
+				if dir.usable {
+					wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
+					if p := sameRun("Run", out.Bytes(), err, whole.Bytes(), wholeErr); p != "" {
+						t.Fatal(p)
+					}
+					return
+				}
+				if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("temporary directory %q", dir.path)) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("Run = %v, want one line naming %q", err, dir.path)
+				}
+				if out.Len() > 0 {
+					t.Errorf("%d bytes written", out.Len())
+				}
+			})
+		}
+	}
+}

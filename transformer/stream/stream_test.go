@@ -1,13 +1,16 @@
 package stream
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -339,5 +342,76 @@ func TestTuneGC(t *testing.T) {
 	restoreOuter()
 	if got := percent(); got != before || debug.SetMemoryLimit(-1) != limit {
 		t.Errorf("after: GOGC %d, limit %d; want %d, %d", got, debug.SetMemoryLimit(-1), before, limit)
+	}
+}
+
+// TestSpoolUnusableDir: a temporary directory that is missing, a file, or
+// refuses new files is an error naming it once the spool passes its limit,
+// and the spool keeps no more than its limit in memory.
+func TestSpoolUnusableDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, dir := range map[string]string{
+		"missing":           filepath.Join(t.TempDir(), "missing"),
+		"a file":            file,
+		"refuses new files": "/proc",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("TMPDIR", dir)
+			s := NewSpool(100)
+			defer s.Close()
+			if _, err := s.Write(make([]byte, 60)); err != nil {
+				t.Fatalf("within the limit: %v", err)
+			}
+			_, err := s.Write(make([]byte, 60))
+			var spoolErr *SpoolError
+			if !errors.As(err, &spoolErr) || spoolErr.Dir != dir || !strings.Contains(err.Error(), fmt.Sprintf("%q", dir)) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("Write past the limit = %v, want an error naming %q", err, dir)
+			}
+			if _, err := s.Write([]byte("x")); err == nil {
+				t.Error("the spool took more after the error")
+			}
+			if s.Flush() == nil {
+				t.Error("Flush after the error succeeded")
+			}
+			if s.Size() > 100 {
+				t.Errorf("%d bytes in memory, limit 100", s.Size())
+			}
+		})
+	}
+}
+
+// TestSpoolFull: a write error on the temporary file (a full disk,
+// simulated with /dev/full) is an error naming the directory.
+func TestSpoolFull(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	s := NewSpool(10)
+	defer s.Close()
+	if _, err := s.Write(make([]byte, 20)); err != nil || s.file == nil {
+		t.Fatalf("Write = %v, in a file: %v", err, s.file != nil)
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.file.Close()
+	s.file, s.buf = full, bufio.NewWriterSize(full, 1<<10)
+	var werr error
+	for i := 0; i < 10 && werr == nil; i++ {
+		_, werr = s.Write(make([]byte, 1<<9))
+	}
+	if werr == nil {
+		werr = s.Flush()
+	}
+	var spoolErr *SpoolError
+	if !errors.As(werr, &spoolErr) || spoolErr.Dir != dir || !errors.Is(werr, syscall.ENOSPC) ||
+		!strings.Contains(werr.Error(), "no space left on device") || strings.Contains(werr.Error(), "/dev/full") {
+		t.Fatalf("writing to a full disk = %v, want an error naming %q", werr, dir)
+	}
+	if s.Flush() == nil {
+		t.Error("Flush after the error succeeded")
 	}
 }
