@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/crashguard"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -17,6 +18,7 @@ import (
 var version = "dev"
 
 func main() {
+	crashguard.Guard("sidecar-lifecycle") // a crash (out of memory) is one line, not every goroutine's stack
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
