@@ -502,3 +502,22 @@ func TestUnusableTempDir(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLFReadsAsLF: a list with CRLF line breaks gives the output of the
+// same list with LF, on both paths: the parser alone attaches some comments
+// elsewhere when lines end in CRLF.
+func TestCRLFReadsAsLF(t *testing.T) {
+	cases := append(goldenLists(t), corpusLists(t, 20)[0])
+	cases = append(cases, toolLists(t)...)
+	for _, d := range cases {
+		t.Run(d.name, func(t *testing.T) {
+			crlf := bytes.ReplaceAll(d.in, []byte("\n"), []byte("\r\n"))
+			var lfOut, crlfOut bytes.Buffer
+			lfErr := transformer.RunWholeList(bytes.NewReader(d.in), &lfOut)
+			crlfErr := transformer.RunWholeList(bytes.NewReader(crlf), &crlfOut)
+			if p := sameRun("the whole-list path on CRLF", crlfOut.Bytes(), crlfErr, lfOut.Bytes(), lfErr); p != "" {
+				t.Fatal(p)
+			}
+		})
+	}
+}

@@ -12,6 +12,17 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
+// LF returns text with every CRLF line break replaced by LF. YAML reads a
+// CRLF in a scalar as LF anyway, but the parser attaches some comments
+// elsewhere when lines end in CRLF: both paths parse LF text, so that a list
+// with CRLF line breaks gives the output of the same list with LF.
+func LF(text []byte) []byte {
+	if bytes.IndexByte(text, '\r') < 0 {
+		return text
+	}
+	return bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+}
+
 // ParseItem parses the text of one item, as Input.Item returns it, after an
 // "items:" line: the parser then sees the item where it sits in the whole
 // list. It returns an error unless the text is exactly one mapping and no
@@ -33,7 +44,7 @@ func ParseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
 // mapping with one key and a block sequence of entries entries, and returns
 // the last one.
 func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
-	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader(head), bytes.NewReader(text)))
+	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader(head), bytes.NewReader(LF(text))))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
@@ -68,7 +79,7 @@ func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
 // ParseJSONItem parses the text of one item of a JSON ResourceList, as
 // Input.Item returns it: a JSON object, which is a YAML flow mapping.
 func ParseJSONItem(text []byte) (*yaml.RNode, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(text))
+	dec := yaml.NewDecoder(bytes.NewReader(LF(text)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
