@@ -31,8 +31,8 @@ type lineSplitter struct {
 	// prefix and suffix are the lines before and after the items.
 	prefix, suffix bytes.Buffer
 	itemsLine      int
-	// nextKeyLine is the line of the top-level key after the items, or 0.
-	nextKeyLine int
+	// nextKey is set when a top-level key follows the items.
+	nextKey bool
 	// dash is the column of the items' "-", or -1 before the first item.
 	dash    int
 	starts  []int64
@@ -211,7 +211,7 @@ func (s *lineSplitter) take(line []byte) {
 	case indent == 0 && keyOf(text) != "":
 		s.endItems()
 		s.section = afterItems
-		s.nextKeyLine = s.line
+		s.nextKey = true
 		s.outside(line, text, indent, blank)
 		return
 	default:
@@ -314,7 +314,7 @@ func (s *lineSplitter) layout() (*Layout, string) {
 	skeleton.WriteString("items: []\n")
 	skeleton.Write(s.suffix.Bytes())
 	l := &Layout{Skeleton: skeleton.Bytes(), ItemsLine: s.itemsLine, Marked: s.marked, dash: s.dash}
-	if s.nextKeyLine > 0 {
+	if s.nextKey {
 		// The items took the lines between the items key and the next one,
 		// but for the comments after the last item, which the skeleton kept.
 		l.NextKeyLine = s.itemsLine + 1 + s.movedLines
