@@ -224,13 +224,15 @@ func layouts(d differential) []differential {
 
 // shapes rewrites a ResourceList written by kio.ByteWriter into the input
 // forms the streaming path takes with the same bounded memory: CRLF line
-// breaks, a byte order mark, comments and blank lines before, between and
-// after the items, and JSON, pretty-printed and on one line.
+// breaks, a byte order mark, a document start marker, comments and blank
+// lines before, between and after the items, and JSON, pretty-printed and on
+// one line.
 func shapes(t testing.TB, d differential) []differential {
 	in := string(d.in)
 	out := []differential{
 		{d.name + "/crlf", []byte(strings.ReplaceAll(in, "\n", "\r\n")), d.mustStream, false},
 		{d.name + "/bom", []byte("\ufeff" + in), d.mustStream, false},
+		{d.name + "/document-start", []byte("# a comment\n---\n" + in), d.mustStream, false},
 	}
 	if head, items, tail, ok := splitList(in); ok {
 		var commented strings.Builder
@@ -337,7 +339,8 @@ func declinedLists() []differential {
 		"comment-after-flow-item":     "kind: ResourceList\nitems:\n- {kind: Pod, metadata: {name: q}}\n# between\n- " + pod,
 		"comment-after-keep-chomping": "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + pod,
 		"comment-at-end":              "kind: ResourceList\nitems:\n- " + pod + "  # trailing\nfunctionConfig: {}\n",
-		"document-marker":             "---\nkind: ResourceList\nitems:\n- " + pod,
+		"document-marker":             "kind: ResourceList\n---\nitems:\n- " + pod,
+		"document-end":                "kind: ResourceList\nitems:\n- " + pod + "...\n",
 		"alias-across-items":          "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
 		"anchor-across-items":         "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
 		"odd-indentation":             "kind: ResourceList\nitems:\n- " + pod + " - " + pod,

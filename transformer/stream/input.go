@@ -10,9 +10,10 @@
 // the layout kustomize and kpt write, and the usual hand-written variants: a
 // block mapping at column 0 with a plain "items:" key, a non-empty block
 // sequence of items all at one column, LF or CRLF line breaks, a byte order
-// mark at the start, blank lines and comments between the items and after
-// them; no tabs, lone CRs or other control characters, no document markers,
-// no comment at the end of an item's own lines (see lineSplitter). In JSON
+// mark and a "---" before the first key, blank lines and comments between
+// the items and after them; no tabs, lone CRs or other control characters,
+// no other document marker, no comment at the end of an item's own lines
+// (see lineSplitter). In JSON
 // it is an object with one "items" array of objects and nothing but JSON in
 // it (see jsonSplitter). The caller also checks what the splitter cannot
 // see: that the parser finds the items key where the splitter did

@@ -30,7 +30,9 @@ type lineSplitter struct {
 	section section
 	// prefix and suffix are the lines before and after the items.
 	prefix, suffix bytes.Buffer
-	itemsLine      int
+	// sawKey is set once a top-level key, or a document start, was read.
+	sawKey    bool
+	itemsLine int
 	// nextKey is set when a top-level key follows the items.
 	nextKey bool
 	// dash is the column of the items' "-", or -1 before the first item.
@@ -241,6 +243,8 @@ func (s *lineSplitter) outside(line, text []byte, indent int, blank bool) {
 			s.itemsLine = s.line
 			s.lastEnd = s.offset + int64(len(line))
 			return
+		case string(text) == "---" && s.section == beforeItems && !s.sawKey:
+			s.sawKey = true // a second "---" starts another document
 		case len(text) >= 3 && (string(text[:3]) == "---" || string(text[:3]) == "..."):
 			s.decline("a document marker")
 			return
@@ -251,6 +255,8 @@ func (s *lineSplitter) outside(line, text []byte, indent int, blank bool) {
 		case keyOf(text) == "items":
 			s.decline("an items key the splitter does not take")
 			return
+		default:
+			s.sawKey = true
 		}
 	}
 	buf.Write(line)

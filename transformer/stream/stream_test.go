@@ -149,7 +149,8 @@ func TestReadDeclines(t *testing.T) {
 		{"NEL", head + "items:\n- a: b\u0085c: d\n", "line break"},
 		{"LS", head + "items:\n- a: b\u2028c: d\n", "line break"},
 		{"BOM after the start", head + "\ufeffitems:\n- a: b\n", "byte order mark"},
-		{"document start", "---\n" + head + "items:\n- a: b\n", "document marker"},
+		{"document start after a key", "---\n" + head + "---\nitems:\n- a: b\n", "document marker"},
+		{"document start with a comment", "--- # c\n" + head + "items:\n- a: b\n", "document marker"},
 		{"document end", head + "items:\n- a: b\n...\n", "does not continue"},
 		{"document marker after the items", head + "items:\n- a: b\nx: y\n---\n", "document marker"},
 		{"comment inside an item at the items' column", head + "items:\n- a: b\n# c\n  d: e\n", "inside an item"},
@@ -177,12 +178,13 @@ func TestReadDeclines(t *testing.T) {
 	}
 }
 
-// TestReadSplitsShapes: CRLF line breaks, a byte order mark, and comments
+// TestReadSplitsShapes: CRLF line breaks, a byte order mark, a document
+// start marker, and comments
 // and blank lines before, between and after the items split like plain
 // YAML; a comment before an item starts the item's text, after the last
 // one it goes to the skeleton.
 func TestReadSplitsShapes(t *testing.T) {
-	in := "\ufeffkind: ResourceList\r\nitems:\r\n\r\n# first\r\n-" + pod[1:] + "\n# second\n#\n\n- # head\n" + pod +
+	in := "\ufeff---\r\nkind: ResourceList\r\nitems:\r\n\r\n# first\r\n-" + pod[1:] + "\n# second\n#\n\n- # head\n" + pod +
 		"  # indented\n  x: y\n\n\n# after\r\n\r\nfunctionConfig: {}\r\n"
 	r, err := Read(strings.NewReader(in), Options{})
 	if err != nil {
@@ -192,8 +194,8 @@ func TestReadSplitsShapes(t *testing.T) {
 	if l == nil {
 		t.Fatalf("declined: %s", r.Declined)
 	}
-	wantSkeleton := "\ufeffkind: ResourceList\r\nitems: []\n\n\n# after\r\n\r\nfunctionConfig: {}\r\n"
-	if string(l.Skeleton) != wantSkeleton || l.ItemsLine != 2 || l.NextKeyLine != 7 {
+	wantSkeleton := "\ufeff---\r\nkind: ResourceList\r\nitems: []\n\n\n# after\r\n\r\nfunctionConfig: {}\r\n"
+	if string(l.Skeleton) != wantSkeleton || l.ItemsLine != 3 || l.NextKeyLine != 8 {
 		t.Errorf("skeleton %q, items line %d, next key line %d", l.Skeleton, l.ItemsLine, l.NextKeyLine)
 	}
 	want := []string{"\r\n# first\r\n-" + pod[1:], "\n# second\n#\n\n- # head\n" + pod + "  # indented\n  x: y\n"}
