@@ -24,8 +24,8 @@ ARG VERSION=dev
 # The compiler cache survives between builds (BuildKit and podman).
 RUN --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -ldflags "-s -w -X main.version=$VERSION" \
-      -o /out/sidecar-lifecycle ./fn
+    go build -trimpath -ldflags "-s -w -X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$VERSION" \
+      -o /out/sidecar-lifecycle .
 
 # A static binary needs no more than distroless/static. kpt and kustomize run
 # functions with --user nobody; the binary is world-executable and the

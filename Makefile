@@ -19,9 +19,16 @@ CONTAINER_ENGINE ?= $(eval CONTAINER_ENGINE := $(shell if docker info >/dev/null
 KUSTOMIZE_VERSION := v5.8.2
 KUSTOMIZE := $(BIN)/kustomize
 KPT_VERSION := v1.0.0-beta.56
+# Helm 3 and Helm 4 for the Helm examples; both binaries are named helm, so
+# each has its own directory. The version is stamped the way Helm's own
+# Makefile does it, so `helm version` names it.
+HELM3_VERSION := v3.22.0
+HELM4_VERSION := v4.3.1
+HELM3 := $(BIN)/helm3/helm
+HELM4 := $(BIN)/helm4/helm
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList
+FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList ./fn:FuzzStderr
 FUZZTIME ?= 20s
 
 .PHONY: help build tools demo test verify e2e fuzz clean image image-test
@@ -31,12 +38,22 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/sidecar-lifecycle
-	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle ./fn
+	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: ## Install kustomize v5.8.2 into bin/ and check for kpt
+tools: ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kpt
 	@if [ "$$($(KUSTOMIZE) version 2>/dev/null)" != "$(KUSTOMIZE_VERSION)" ]; then \
 		echo "installing kustomize $(KUSTOMIZE_VERSION) into $(BIN)"; \
 		GOBIN=$(BIN) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
+	fi
+	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
+		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
+		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
+			helm.sh/helm/v3/cmd/helm@$(HELM3_VERSION); \
+	fi
+	@if [ "$$($(HELM4) version --short 2>/dev/null)" != "$(HELM4_VERSION)" ]; then \
+		echo "installing helm $(HELM4_VERSION) into $(BIN)/helm4"; \
+		GOBIN=$(BIN)/helm4 go install -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM4_VERSION)" \
+			helm.sh/helm/v4/cmd/helm@$(HELM4_VERSION); \
 	fi
 	@if ! command -v kpt >/dev/null 2>&1; then \
 		echo "kpt is not on PATH: the kpt example tests will fail."; \

@@ -22,7 +22,7 @@ import (
 func TestMemoryBoundedOnEveryForm(t *testing.T) {
 	dir := t.TempDir()
 	binary := filepath.Join(dir, "sidecar-lifecycle")
-	if out, err := exec.Command("go", "build", "-o", binary, "../fn").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	const workloads = 1000

@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
+	// The function writes GitHub workflow commands instead of its plain
+	// lines when GITHUB_ACTIONS=true; the tests that want them set it.
+	os.Unsetenv("GITHUB_ACTIONS")
 	dir, err := os.MkdirTemp("", "sidecar-lifecycle-examples-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -45,7 +48,7 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	build := exec.Command("go", "build", "-o", functionBinary(), "../fn")
+	build := exec.Command("go", "build", "-o", functionBinary(), "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the function: %v\n%s", err, out)
 		return 1
@@ -322,6 +325,33 @@ func TestKustomizeInvalidConfig(t *testing.T) {
 	}
 }
 
+// TestKustomizeShowsWarnings checks that a warning reaches kustomize's
+// stderr, one line naming the resource, though the build succeeds:
+// kustomize drops a function's results.
+func TestKustomizeShowsWarnings(t *testing.T) {
+	kustomize := kustomizeTool(t)
+	dir := workDir(t, "kustomize-warning")
+	copyDir(t, "kustomize-exec", dir)
+	writeFiles(t, dir, map[string]string{
+		"kustomization.yaml": "resources:\n- deployment.yaml\n- service.yaml\n- job.yaml\ntransformers:\n- sidecar-lifecycle.yaml\n",
+		// A Job in ordered mode: its proxy never exits, so the Job never completes.
+		"job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate, namespace: shop}\nspec:\n  template:\n    spec:\n" +
+			"      restartPolicy: Never\n      containers:\n      - {name: migrate, image: 'shop/migrate:1'}\n      - {name: linkerd-proxy, image: 'cr.l5d.io/linkerd/proxy:edge-25.4.4'}\n",
+	})
+	stdout, stderr, err := run(t, dir, nil, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", ".")
+	if err != nil {
+		t.Fatalf("kustomize build: %v\nstderr:\n%s", err, stderr)
+	}
+	const want = "sidecar-lifecycle: warning: Job shop/migrate: Job in ordered mode: a sidecar that never exits keeps the Job running"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("kustomize's stderr does not show the warning %q:\n%s", want, stderr)
+	}
+	if n := strings.Count(stderr, "sidecar-lifecycle: "); n != 1 {
+		t.Errorf("kustomize's stderr has %d lines of the function, want 1:\n%s", n, stderr)
+	}
+	checkSidecarFirst(t, parseItems(t, stdout), "Job", "migrate", "linkerd-proxy", true)
+}
+
 // TestKptRender renders the package examples/kpt-exec/orders with its
 // Kptfile pipeline, then renders the result again.
 func TestKptRender(t *testing.T) {
@@ -331,7 +361,16 @@ func TestKptRender(t *testing.T) {
 	env := []string{"PATH=" + filepath.Dir(functionBinary()) + string(os.PathListSeparator) + os.Getenv("PATH")}
 
 	results := t.TempDir()
-	mustRun(t, pkg, env, kpt, "fn", "render", "--allow-exec", "--results-dir", results, ".")
+	// kpt shows the results, then the function's stderr: the warning
+	// (the Job's) is shown once, as a result.
+	stdout, stderr, err := run(t, pkg, env, kpt, "fn", "render", "--allow-exec", "--results-dir", results, ".")
+	if err != nil {
+		t.Fatalf("kpt fn render: %v\nstderr:\n%s", err, stderr)
+	}
+	if out := stdout + stderr; !strings.Contains(out, "[warning] batch/v1/Job/orders/orders-migrate: Job in ordered mode") ||
+		strings.Contains(out, "sidecar-lifecycle: warning") || strings.Contains(out, "Stderr") {
+		t.Errorf("kpt does not show the warning once, as a result:\n%s", out)
+	}
 	checkGoldenDir(t, filepath.Join("kpt-exec", "expected", "orders"), pkg)
 	checkGolden(t, filepath.Join("kpt-exec", "expected", "results.yaml"), readFile(t, filepath.Join(results, "results.yaml")))
 	items := readPackage(t, pkg)

@@ -1,30 +1,47 @@
-// Command sidecar-lifecycle is a KRM function that makes sidecar containers
-// start before the application containers and stop after them. It reads a
-// ResourceList on stdin and writes it, with results, on stdout.
-package main
+// Package fn is the command line of sidecar-lifecycle: it reads a
+// ResourceList on stdin and writes it, with results, on stdout (a KRM
+// function), or with --config edits a plain multi-document YAML stream (a
+// Helm post-renderer), and prints every warning and error on stderr.
+package fn
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/crashguard"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-// version is stamped at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is stamped at build time with -ldflags
+// "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=...";
+// without it, the module version go install recorded, else "dev".
+var version = ""
 
-func main() {
-	crashguard.Guard("sidecar-lifecycle") // a crash (out of memory) is one line, not every goroutine's stack
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+// Version is the version this binary reports.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// Main runs the command with the process's arguments, standard streams and
+// environment, and returns the exit code.
+func Main() int {
+	dir, _ := os.Getwd()
+	return run(os.Args[1:], os.Stdin, os.Stdout, newLines(os.Stderr, os.Getenv, dir))
 }
 
 // run handles the flags, or runs the function from stdin to stdout, and
-// returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// returns the exit code. Every warning and error goes to stderr as one line.
+func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "--help", "-h", "help":
@@ -33,30 +50,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "--schema", "schema":
 			b, err := config.Schema()
 			if err != nil {
-				fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
+				stderr.fail(err.Error())
 				return 1
 			}
 			stdout.Write(b)
 			return 0
 		case "--version", "version":
-			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", version)
+			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", Version())
 			return 0
-		default:
-			fmt.Fprintf(stderr, "sidecar-lifecycle: unknown argument %q; see --help\n", args[0])
-			return 1
 		}
-	}
-	if err := transformer.Run(stdin, stdout); err != nil {
-		var results *transformer.ResultsError
-		if !errors.As(err, &results) {
-			fmt.Fprintf(stderr, "sidecar-lifecycle: %v\n", err)
-			return 1
+		if isConfigFlag(args[0]) {
+			return runPlain(args, stdin, stdout, stderr)
 		}
-		for _, line := range results.Errors {
-			fmt.Fprintf(stderr, "sidecar-lifecycle: %s\n", line)
-		}
-		fmt.Fprintln(stderr, "sidecar-lifecycle: nothing was changed")
+		stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
 		return 1
 	}
-	return 0
+	diags, err := transformer.RunReport(stdin, stdout)
+	printed := false
+	for _, d := range diags {
+		if !d.Shown { // kpt fn render shows it among the results
+			stderr.diagnostic(d)
+			printed = true
+		}
+	}
+	switch {
+	case err == nil:
+		return 0
+	case !errors.Is(err, transformer.ErrResults):
+		stderr.fail(err.Error())
+	case printed:
+		stderr.note("nothing was changed")
+	}
+	return 1
 }

@@ -1,4 +1,4 @@
-package main
+package fn
 
 const usage = `sidecar-lifecycle: a KRM function that makes sidecars start before the
 application containers and stop after them, with no change to any image.
@@ -7,9 +7,22 @@ Usage:
   sidecar-lifecycle < resourcelist.yaml > out.yaml
   sidecar-lifecycle --help | --version
   sidecar-lifecycle --schema > sidecarlifecycle.schema.json   # JSON schema of the config
+  sidecar-lifecycle --config policy.yaml [FILE|DIR ...] > out.yaml   # a plain YAML stream
 
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
+Each warning and error is also one line on stderr, for kustomize, which shows
+nothing else: "sidecar-lifecycle: warning: Deployment shop/web: ..." or
+"sidecar-lifecycle: error: ...". With GITHUB_ACTIONS=true they are GitHub
+workflow commands ("::error file=manifests/web.yaml::...") instead. Under
+kpt fn render, which shows the results itself, they are left out.
+
+With --config it reads a plain multi-document YAML stream instead (the named
+files, a directory's .yaml/.yml/.json files in name order, or stdin) and
+writes the edited stream on stdout: the policy file is the same
+SidecarLifecycle or ConfigMap; untouched documents, separators and comments
+come out as they went in; on any error nothing is written and the exit code
+is 1.
 
 Run it from:
   kustomize   transformers: [fn.yaml], fn.yaml being the functionConfig annotated
@@ -26,6 +39,10 @@ Run it from:
               whose generate command runs kustomize build with it
   Flux        render in CI (kustomize build with the function), commit the
               output, and point a Flux Kustomization at it
+  Helm 3      helm install|template ... --post-renderer sidecar-lifecycle \
+                --post-renderer-args --config=policy.yaml
+  Helm 4      helm plugin install <repo>/helm-plugin, then the same flags
+  pipes       kustomize build . | sidecar-lifecycle --config policy.yaml | kubectl apply -f -
   CI check    the same config with spec.action: validate fails (exit 1) on
               every workload that is not as configured
 
@@ -46,6 +63,7 @@ functionConfig (every field optional):
       waitBeforeExit: 30s       # ordered: preStop delay
       sleepCommand: [/bin/sleep]      # below 1.30, where there is no sleep action
       ifAbsent: annotate        # annotate | skip | fail
+      cloudSQLProxy: {healthCheck: enable}  # cloud-sql-proxy: enable | require
     app: {drainDelay: 0s}       # preStop sleep for app containers without one
     terminationGracePeriod: {policy: raise, margin: 10s}  # raise | warn | keep
     existingHooks: keep         # keep | replace | fail

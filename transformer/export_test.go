@@ -13,7 +13,7 @@ func RunWholeList(r io.Reader, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading input: %w", err)
 	}
-	return runWhole(in, w)
+	return runWhole(in, w, new([]Diagnostic))
 }
 
 // RunStreamOnly runs the streaming path only. It reports streamed=false,
@@ -28,7 +28,7 @@ func RunStreamOnly(r io.Reader, w io.Writer) (streamed bool, why string, err err
 	if in.Layout == nil {
 		return false, in.Declined, nil
 	}
-	done, err := runStream(in, w)
+	done, err := runStream(in, w, new([]Diagnostic))
 	if !done {
 		return false, "the streaming path declined a split input", nil
 	}

@@ -65,40 +65,50 @@ func TestGolden(t *testing.T) {
 	for _, itemsPath := range dirs {
 		dir := filepath.Dir(itemsPath)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			rl, err := krmtest.ResourceList(readOptional(t, itemsPath), readOptional(t, filepath.Join(dir, "config.yaml")))
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, runErr := run(t, rl)
-			o, err := krmtest.Split(out)
-			if err != nil {
-				t.Fatalf("output is not a ResourceList: %v\n%s", err, out)
-			}
-			items, err := krmtest.Stream(o.Items)
-			if err != nil {
-				t.Fatal(err)
-			}
-			results, err := krmtest.ResultsYAML(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, filepath.Join(dir, "expected.yaml"), items)
-			golden(t, filepath.Join(dir, "results.yaml"), results)
-
-			if failed := krmtest.HasErrors(o.ResultList()); failed != (runErr != nil) {
-				t.Errorf("error results %v, but Run returned %v", failed, runErr)
-			}
-			for _, e := range krmtest.Check(rl, out) {
-				t.Error(e)
-			}
-			if again, _ := run(t, rl); !bytes.Equal(again, out) {
-				t.Errorf("not deterministic:\n%s", krmtest.Diff(string(out), string(again)))
-			}
-			if runErr == nil {
-				checkIdempotent(t, out)
-			}
+			goldenCase(t, readOptional(t, itemsPath), readOptional(t, filepath.Join(dir, "config.yaml")),
+				filepath.Join(dir, "expected.yaml"), filepath.Join(dir, "results.yaml"))
 		})
 	}
+}
+
+// goldenCase runs items with a functionConfig, compares the output items and
+// results with their golden files, checks the invariants of the run, and
+// returns the output ResourceList.
+func goldenCase(t *testing.T, itemsYAML, configYAML []byte, expectedPath, resultsPath string) krmtest.Output {
+	t.Helper()
+	rl, err := krmtest.ResourceList(itemsYAML, configYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, runErr := run(t, rl)
+	o, err := krmtest.Split(out)
+	if err != nil {
+		t.Fatalf("output is not a ResourceList: %v\n%s", err, out)
+	}
+	items, err := krmtest.Stream(o.Items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := krmtest.ResultsYAML(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, expectedPath, items)
+	golden(t, resultsPath, results)
+
+	if failed := krmtest.HasErrors(o.ResultList()); failed != (runErr != nil) {
+		t.Errorf("error results %v, but Run returned %v", failed, runErr)
+	}
+	for _, e := range krmtest.Check(rl, out) {
+		t.Error(e)
+	}
+	if again, _ := run(t, rl); !bytes.Equal(again, out) {
+		t.Errorf("not deterministic:\n%s", krmtest.Diff(string(out), string(again)))
+	}
+	if runErr == nil {
+		checkIdempotent(t, out)
+	}
+	return o
 }
 
 // checkIdempotent runs the output through the function again: the items must

@@ -3,8 +3,11 @@ package transformer
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -30,8 +33,12 @@ type sidecarPlan struct {
 	preset         preset.Preset
 	waitCommand    []string
 	waitBeforeExit time.Duration
+	// nativePreStop is the preStop the mesh's injector gives its native sidecar.
+	nativePreStop []string
 	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
 	notInjected bool
+	// defaultProbe is the native-mode probe when the config and the container give none.
+	defaultProbe *corev1.Probe
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
@@ -39,8 +46,9 @@ type plan struct {
 	mode       config.Mode
 	sidecars   []sidecarPlan
 	drainDelay time.Duration
-	// optedOut names the sidecars the workload's mesh annotations turn ordering off for.
-	optedOut []string
+	// optedOut are the sidecars the workload's mesh annotations turn ordering
+	// (or, in native mode, native sidecars) off for.
+	optedOut []sidecarPlan
 }
 
 // newPlan resolves the config and the workload's override annotations.
@@ -82,12 +90,15 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 	}
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
-		if optedOut(w, pr.Name) {
-			p.optedOut = append(p.optedOut, sc.Name)
+		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStop, notInjected: notInjected(w, pr.Name)}
+		if optedOut(w, pr.Name, p.mode) {
+			p.optedOut = append(p.optedOut, sp)
 			continue
 		}
-		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,
-			notInjected: notInjected(w, pr.Name)}
+		if port, ok := w.Annotation(istioStatusPort); ok && pr.Name == preset.Istio {
+			sp.nativePreStop = preset.IstioDrain(port)
+		}
 		if sc.WaitForReady != nil {
 			sp.waitCommand = sc.WaitForReady.Command
 		}
@@ -99,20 +110,47 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 	return p, nil
 }
 
+// istioStatusPort is Istio's pod annotation for its agent's port, which the
+// native proxy's drain request goes to.
+const istioStatusPort = "status.sidecar.istio.io/port"
+
 // optedOut reports whether the workload uses its mesh's own switch to turn
 // ordering off: Linkerd's proxy-await "disabled", or Istio's ProxyConfig
-// holdApplicationUntilProxyStarts: false.
-func optedOut(w *workload.Workload, presetName string) bool {
+// holdApplicationUntilProxyStarts: false; in native mode also the mesh's
+// switch that turns native sidecars off: Istio's sidecar.istio.io/nativeSidecar
+// "false", Linkerd's config.linkerd.io/ or config.beta.linkerd.io/
+// proxy-enable-native-sidecar "false" (the alpha key is the one the
+// function itself writes, so it is not an opt-out).
+func optedOut(w *workload.Workload, presetName string, mode config.Mode) bool {
 	switch presetName {
 	case preset.Linkerd:
 		await, _ := w.Annotation(annotate.LinkerdProxyAwait)
-		return await == "disabled"
+		if await == "disabled" {
+			return true
+		}
 	case preset.Istio:
 		cfg, _ := w.Annotation(annotate.IstioProxyConfig)
-		hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts")
-		return ok && hold == "false"
+		if hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts"); ok && hold == "false" {
+			return true
+		}
+	}
+	for _, key := range nativeSwitches[presetName] {
+		if v, ok := w.Annotation(key); ok { // the mesh reads the first present, in this order
+			return mode == config.ModeNative && switchOff(presetName, v)
+		}
 	}
 	return false
+}
+
+// switchOff reports whether a mesh's native sidecar switch value turns
+// native sidecars off as the mesh reads it: Istio's template compares with
+// "false", Linkerd's injector parses a boolean.
+func switchOff(presetName, v string) bool {
+	if presetName == preset.Istio {
+		return v == "false"
+	}
+	on, err := strconv.ParseBool(v)
+	return err == nil && !on
 }
 
 // notInjected reports whether the mesh is told not to inject its proxy into

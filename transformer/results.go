@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // Summary counts the outcomes of a run for the closing result.
@@ -35,7 +36,7 @@ func (s *Summary) Message(action config.Action) string {
 	c := s.counts
 	if action == config.ActionValidate {
 		return fmt.Sprintf("validate: %s not as configured, skipped %d",
-			plural(c[Ordered]+c[Converted]+c[Annotated], "workload"), c[Skipped])
+			plural(c[Ordered]+c[Converted]+c[Annotated]+c[Adjusted], "workload"), c[Skipped])
 	}
 	msg := fmt.Sprintf("ordered %s, converted %d to native sidecars, annotated %d, skipped %d",
 		plural(c[Ordered], "workload"), c[Converted], c[Annotated]+s.annotatedToo, c[Skipped])
@@ -52,16 +53,41 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// ref returns the result's resourceRef and file for an item.
+// ref returns the result's resourceRef and file for an item. The file is
+// the one the orchestrator's path annotation names (kpt), else the one
+// kustomize's origin annotation names (kustomization buildMetadata:
+// [originAnnotations]), relative to the kustomization built.
 func ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
 	meta, _ := item.GetMeta()
 	r := &fn.ResourceRef{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Name, Namespace: meta.Namespace}
 	path, index, _ := kioutil.GetFileAnnotations(item)
 	if path == "" {
+		if origin := originPath(meta.Annotations[originAnnotation]); origin != "" {
+			return r, &fn.File{Path: origin}
+		}
 		return r, nil
 	}
 	i, _ := strconv.Atoi(index)
 	return r, &fn.File{Path: path, Index: i}
+}
+
+// originAnnotation is where kustomize records the file a resource came from.
+const originAnnotation = "config.kubernetes.io/origin"
+
+// originPath is the local file of a kustomize origin annotation, or empty
+// for a resource from a remote repository or made by a generator.
+func originPath(origin string) string {
+	if origin == "" {
+		return ""
+	}
+	var o struct {
+		Path string `yaml:"path"`
+		Repo string `yaml:"repo"`
+	}
+	if err := yaml.Unmarshal([]byte(origin), &o); err != nil || o.Repo != "" {
+		return ""
+	}
+	return o.Path
 }
 
 // itemResults turns one item's log into results: an info result listing the
@@ -94,11 +120,11 @@ func ConfigResults(err error) fn.Results {
 	var out fn.Results
 	if errs, ok := err.(config.Errors); ok {
 		for _, e := range errs {
-			out = append(out, &fn.Result{Message: e.Message, Severity: fn.Error, Field: fieldOf(e.Path)})
+			out = append(out, &fn.Result{Message: report.Clean(e.Message), Severity: fn.Error, Field: fieldOf(e.Path)})
 		}
 		return out
 	}
-	return fn.Results{{Message: err.Error(), Severity: fn.Error}}
+	return fn.Results{{Message: report.Clean(err.Error()), Severity: fn.Error}}
 }
 
 func fieldOf(path string) *fn.Field {

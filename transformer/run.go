@@ -43,7 +43,13 @@ func Process(rl *fn.ResourceList) (bool, error) {
 	return true, nil
 }
 
-// Run reads a ResourceList from r, transforms it and writes it to w. Input
+// Run is RunReport without the diagnostics.
+func Run(r io.Reader, w io.Writer) error {
+	_, err := RunReport(r, w)
+	return err
+}
+
+// RunReport reads a ResourceList from r, transforms it and writes it to w. Input
 // that is not a ResourceList is an error and nothing is written. Error
 // results are written with the unchanged items and returned as ErrResults.
 //
@@ -53,18 +59,23 @@ func Process(rl *fn.ResourceList) (bool, error) {
 // While it streams, Run raises the garbage collector's target for the whole
 // process (stream.TuneGC) unless GOGC or GOMEMLIMIT is set; a program that
 // embeds it and cares can set either.
-func Run(r io.Reader, w io.Writer) error {
+//
+// RunReport returns every warning and error result as a Diagnostic, in the
+// order of the results, whether the run failed or not.
+func RunReport(r io.Reader, w io.Writer) ([]Diagnostic, error) {
 	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
 	if err != nil {
-		return fmt.Errorf("reading input: %w", err)
+		return nil, fmt.Errorf("reading input: %w", err)
 	}
 	defer in.Close()
-	if done, err := runStream(in, w); done {
-		return err
+	var diags []Diagnostic
+	if done, err := runStream(in, w, &diags); done {
+		return diags, err
 	}
 	data, err := in.Bytes()
 	if err != nil {
-		return fmt.Errorf("reading input: %w", err)
+		return nil, fmt.Errorf("reading input: %w", err)
 	}
-	return runWhole(data, w)
+	err = runWhole(data, w, &diags)
+	return diags, err
 }

@@ -25,7 +25,7 @@ func TestRunBadInput(t *testing.T) {
 		{"a list, not a mapping", "- kind: ResourceList\n", "not a ResourceList"},
 		{"a scalar", "hello\n", "not a ResourceList"},
 		{"items is a mapping", "kind: ResourceList\nitems: {a: b}\n", "items must be a list"},
-		{"items holds a scalar", "kind: ResourceList\nitems: [a]\n", "items[0] is not a mapping"},
+		{"items holds a scalar", "kind: ResourceList\nitems: [a]\n", "items[0] must be a mapping"},
 		{"functionConfig is a list", "kind: ResourceList\nitems: []\nfunctionConfig: [a]\n", "functionConfig must be a mapping"},
 		{"two documents", "kind: ResourceList\nitems: []\n---\nkind: ResourceList\n", "more than one YAML document"},
 	} {

@@ -40,7 +40,8 @@ type streamRun struct {
 type pass struct {
 	items, results *stream.Spool
 	summary        Summary
-	errors         []string
+	diagnostics    []Diagnostic
+	shown          bool // the orchestrator shows the results (shownByOrchestrator)
 }
 
 func (p *pass) close() {
@@ -51,7 +52,8 @@ func (p *pass) close() {
 // itemOutput is what one item adds to the output.
 type itemOutput struct {
 	text, results []byte
-	errors        []string
+	diagnostics   []Diagnostic
+	shown         bool
 	outcome       Outcome
 	annotated     bool
 }
@@ -69,10 +71,11 @@ type itemOutput struct {
 // end, because an item that fails means every item must be written as it
 // came in: the first pass then stops and a second one encodes the input
 // items, with the results the whole-list path gives on failure. The
-// collector's target is raised while it runs (see stream.TuneGC). A spool
-// that cannot move to its temporary file is an error, with nothing
-// written: the whole-list path would hold everything in memory.
-func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
+// collector's target is raised while it runs (see stream.TuneGC). The
+// warnings and errors are added to diags. A spool that cannot move to its
+// temporary file is an error, with nothing written: the whole-list path
+// would hold everything in memory.
+func runStream(in *stream.Input, w io.Writer, diags *[]Diagnostic) (done bool, err error) {
 	l := in.Layout
 	if l == nil {
 		return false, nil
@@ -125,7 +128,7 @@ func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 	closing := fn.Results{{Message: out.summary.Message(s.action), Severity: fn.Info}}
 	if cfgErr != nil {
 		closing = ConfigResults(cfgErr)
-		out.errors = errorLines(closing)
+		out.diagnostics = diagnostics(closing, out.shown)
 	}
 	text, err := stream.ResultsText(closing)
 	if err != nil {
@@ -140,10 +143,8 @@ func runStream(in *stream.Input, w io.Writer) (done bool, err error) {
 	if _, err := list.WriteTo(w); err != nil {
 		return true, fmt.Errorf("writing output: %w", err)
 	}
-	if len(out.errors) > 0 {
-		return true, &ResultsError{Errors: out.errors}
-	}
-	return true, nil
+	*diags = out.diagnostics
+	return true, resultsError(out.diagnostics)
 }
 
 // splitAgrees reports whether the parser finds the skeleton's items key, and
@@ -201,7 +202,8 @@ func (s *streamRun) pass(failed bool) (*pass, error) {
 			return err
 		}
 		p.summary.AddItem(ItemResult{Outcome: o.outcome, Annotated: o.annotated})
-		p.errors = append(p.errors, o.errors...)
+		p.diagnostics = append(p.diagnostics, o.diagnostics...)
+		p.shown = p.shown || o.shown
 		return nil
 	})
 	if err == nil {
@@ -220,9 +222,10 @@ func (s *streamRun) item(i int, failed bool) (itemOutput, error) {
 	if err != nil {
 		return itemOutput{}, err
 	}
+	shown := shownByOrchestrator(item)
 	if s.cfgErr != nil {
 		text, err := stream.ItemText(item)
-		return itemOutput{text: text}, err
+		return itemOutput{text: text, shown: shown}, err
 	}
 	r := s.t.Item(item)
 	if r.Outcome == Failed && !failed {
@@ -232,7 +235,7 @@ func (s *streamRun) item(i int, failed bool) (itemOutput, error) {
 		r.Log.Changes = nil
 	}
 	results := itemResults(item, r, s.action)
-	out := itemOutput{outcome: r.Outcome, annotated: r.Annotated, errors: errorLines(results)}
+	out := itemOutput{outcome: r.Outcome, annotated: r.Annotated, diagnostics: diagnostics(results, shown), shown: shown}
 	if len(results) > 0 {
 		if out.results, err = stream.ResultsText(results); err != nil {
 			return itemOutput{}, err

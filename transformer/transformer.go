@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/distroless"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
@@ -30,6 +32,9 @@ const (
 	Converted
 	// Annotated is a workload that got the mesh's own annotations.
 	Annotated
+	// Adjusted is a workload whose sidecars were native sidecars already
+	// and that got other edits (their place, a probe, the grace period).
+	Adjusted
 	// Skipped is a workload left alone by an annotation or its Namespace.
 	Skipped
 	// Failed is a workload with an error result.
@@ -96,6 +101,7 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	case res.Log.Failed():
 		res.Outcome = Failed
 	case len(res.Log.Changes) > 0:
+		dropOrchestratorIDs(copied.Node)
 		res.Node, res.Outcome = copied.Node, outcome
 	case outcome == Skipped:
 		res.Outcome = Skipped
@@ -121,10 +127,16 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	var filters []kio.Filter
 	outcome := Untouched
 	switch {
-	case len(found) == 0 && len(injected) == 0 && presentAny(spec, p.optedOut):
+	case len(found) == 0 && len(injected) == 0 && optedOutHere(spec, p):
+		warnNativeOptOut(w, spec, p, log)
 		return Skipped, false, nil // the mesh's own opt-out
+	case len(found) > 0 && noApplication(spec, p):
+		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Converted
+		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), Adjusted
+		if toConvert(spec, found) {
+			outcome = Converted
+		}
 	case len(found) > 0:
 		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), Ordered
 	case len(injected) > 0:
@@ -133,7 +145,14 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), Annotated
 		warnJob(w, p, log)
 	}
+	if len(filters) > 0 {
+		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."),
+			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
+	}
 	if err := run(filters, spec); err != nil {
+		return Untouched, false, err
+	}
+	if err := inPodMeta(w, spec, found, p, log); err != nil {
 		return Untouched, false, err
 	}
 	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
@@ -178,16 +197,6 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 	return found, injected
 }
 
-// presentAny reports whether any named container is in the pod.
-func presentAny(spec *yaml.RNode, names []string) bool {
-	for _, n := range names {
-		if podspec.Find(spec, podspec.Containers, n) != nil || podspec.Find(spec, podspec.InitContainers, n) != nil {
-			return true
-		}
-	}
-	return false
-}
-
 func names(sidecars []sidecarPlan) []string {
 	out := make([]string, len(sidecars))
 	for i, sc := range sidecars {
@@ -229,3 +238,19 @@ func (t *Transformer) Filter(items []*yaml.RNode) ([]*yaml.RNode, error) {
 }
 
 var _ kio.Filter = &Transformer{}
+
+// orchestratorIDs are the annotations kyaml's function runner (kustomize's
+// and kpt's) sets on each input item to find it again in the output, then
+// copies comments and field order from the input item to the output item,
+// matching list entries by position. For a container the function moved,
+// that gives it the field order of whichever container used to be at its
+// index. The function keeps comments and order itself, so a changed item is
+// returned without the ids and the runner leaves it as written.
+var orchestratorIDs = []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation}
+
+// dropOrchestratorIDs removes the orchestrator's id annotations from a changed item.
+func dropOrchestratorIDs(item *yaml.RNode) {
+	for _, key := range orchestratorIDs {
+		_ = item.PipeE(yaml.ClearAnnotation(key))
+	}
+}

@@ -21,8 +21,15 @@ const (
 	LinkerdProxyAwait = "config.linkerd.io/proxy-await"
 	// LinkerdWaitBeforeExit makes Linkerd's injector add a preStop sleep.
 	LinkerdWaitBeforeExit = "config.alpha.linkerd.io/proxy-wait-before-exit-seconds"
-	// LinkerdNativeSidecar makes Linkerd's injector add the proxy as a native sidecar.
+	// LinkerdNativeSidecar switches Linkerd's native sidecar on ("true") or
+	// off ("false"). Every Linkerd with native sidecars reads this key (2.15
+	// and later; since 2.19 with less precedence than the keys below).
 	LinkerdNativeSidecar = "config.alpha.linkerd.io/proxy-enable-native-sidecar"
+	// LinkerdNativeSidecarBeta is the same switch as Linkerd 2.19 and later read it.
+	LinkerdNativeSidecarBeta = "config.beta.linkerd.io/proxy-enable-native-sidecar"
+	// LinkerdNativeSidecarGA is the same switch as Linkerd 2.20 (edge-26.5.2)
+	// and later read it first; those turn native sidecars on by default.
+	LinkerdNativeSidecarGA = "config.linkerd.io/proxy-enable-native-sidecar"
 	// IstioProxyConfig is Istio's per-pod ProxyConfig, as YAML or JSON.
 	IstioProxyConfig = "proxy.istio.io/config"
 	// IstioNativeSidecar makes Istio's injector add the proxy as a native sidecar.
@@ -41,6 +48,9 @@ type Mesh struct {
 	Native bool
 	// WaitBeforeExit is the proxy's exit delay in seconds; 0 sets none.
 	WaitBeforeExit int64
+	// InPod marks a proxy already in the pod: its mesh's settings that are
+	// present are kept true to the pod, none is added.
+	InPod bool
 }
 
 // Filter sets each mesh's annotations on pod template metadata nodes,
@@ -75,7 +85,14 @@ func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	return meta, nil
 }
 
+// linkerd sets Linkerd's await and its native switch for the mode, and the
+// exit delay in ordered mode. The switch is written either way, so that the
+// output does the same on Linkerd versions that default to native sidecars
+// (2.20 and later) and on those that do not.
 func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
+	if m.InPod {
+		return f.linkerdInPod(meta, m)
+	}
 	if err := f.set(meta, LinkerdProxyAwait, "enabled", ""); err != nil {
 		return err
 	}
@@ -83,18 +100,65 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 		if err := f.set(meta, LinkerdNativeSidecar, "true", LinkerdProxyAwait); err != nil {
 			return err
 		}
-		// Linkerd refuses an exit delay on a native sidecar, and kubelet
-		// stops native sidecars last anyway.
-		return f.remove(meta, LinkerdWaitBeforeExit)
+		// Linkerd before 2.20 refuses to inject a native sidecar with an
+		// exit delay, and kubelet stops native sidecars last anyway.
+		return f.remove(meta, LinkerdWaitBeforeExit, "a native sidecar needs no exit delay")
 	}
+	after := LinkerdProxyAwait
 	if m.WaitBeforeExit > 0 {
-		return f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), LinkerdProxyAwait)
+		if err := f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), LinkerdProxyAwait); err != nil {
+			return err
+		}
+		after = LinkerdWaitBeforeExit
+	}
+	if err := f.set(meta, LinkerdNativeSidecar, "false", after); err != nil {
+		return err
+	}
+	for _, key := range []string{LinkerdNativeSidecarGA, LinkerdNativeSidecarBeta} {
+		if v, ok := get(meta, key); ok && v != "false" {
+			f.Log.Warn("annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
+				key, v, LinkerdNativeSidecar)
+		}
+	}
+	return nil
+}
+
+// linkerdInPod keeps the Linkerd annotations of a proxy injected by hand
+// true to it: the exit delay the function set, the native switch.
+func (f Filter) linkerdInPod(meta *yaml.RNode, m Mesh) error {
+	want := "false"
+	if m.Native {
+		want = "true"
+		if err := f.remove(meta, LinkerdWaitBeforeExit, "a native sidecar needs no exit delay"); err != nil {
+			return err
+		}
+	} else if cur, ok := get(meta, LinkerdWaitBeforeExit); ok && m.WaitBeforeExit > 0 && cur != fmt.Sprint(m.WaitBeforeExit) {
+		if err := f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), ""); err != nil {
+			return err
+		}
+	}
+	if cur, ok := get(meta, LinkerdNativeSidecar); ok && cur != want {
+		return f.set(meta, LinkerdNativeSidecar, want, "")
 	}
 	return nil
 }
 
 func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 	current, _ := get(meta, IstioProxyConfig)
+	if m.InPod {
+		// The exit delay the function set in ordered mode is the proxy's
+		// drain: a terminationDrainDuration present must say the same.
+		drain, ok := ProxyConfigValue(current, istioDrain)
+		if m.Native || m.WaitBeforeExit == 0 || !ok || drain == fmt.Sprintf("%ds", m.WaitBeforeExit) {
+			return nil
+		}
+		merged, err := MergeProxyConfig(current, [][2]any{{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)}})
+		if err != nil {
+			f.Log.Fail("annotation %s: %v", IstioProxyConfig, err)
+			return nil
+		}
+		return f.set(meta, IstioProxyConfig, merged, "")
+	}
 	keys := [][2]any{{istioHold, true}}
 	if m.WaitBeforeExit > 0 {
 		keys = append(keys, [2]any{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)})
@@ -109,6 +173,12 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 	}
 	if m.Native {
 		return f.set(meta, IstioNativeSidecar, "true", IstioProxyConfig)
+	}
+	// Ordered mode takes the native switch back out (native mode wrote it);
+	// it writes no "false", which is Istio's own opt-out that native mode
+	// honours.
+	if v, _ := get(meta, IstioNativeSidecar); v == "true" {
+		return f.remove(meta, IstioNativeSidecar, "ordered mode")
 	}
 	return nil
 }
@@ -206,6 +276,12 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 		return nil
 	}
 	f.Log.Change("set annotation %s: %q", key, value)
+	return put(meta, key, value, after, ok)
+}
+
+// put writes an annotation as set does, without reporting it; present says
+// whether the key is there already.
+func put(meta *yaml.RNode, key, value, after string, present bool) error {
 	v := yaml.NewStringRNode(value)
 	if strings.HasPrefix(value, "{") && !strings.Contains(value, "'") {
 		v.YNode().Style = yaml.SingleQuotedStyle // JSON reads best without escapes
@@ -214,7 +290,7 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 	if err != nil {
 		return err
 	}
-	if !ok && after != "" {
+	if !present && after != "" {
 		content := annotations.YNode().Content
 		for i := 0; i+1 < len(content); i += 2 {
 			if content[i].Value == after {
@@ -227,10 +303,10 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 	return annotations.PipeE(yaml.SetField(key, v))
 }
 
-func (f Filter) remove(meta *yaml.RNode, key string) error {
+func (f Filter) remove(meta *yaml.RNode, key, why string) error {
 	if _, ok := get(meta, key); !ok {
 		return nil
 	}
-	f.Log.Change("removed annotation %s (a native sidecar needs no exit delay)", key)
+	f.Log.Change("removed annotation %s (%s)", key, why)
 	return hook.RemoveField(meta, yaml.AnnotationsField, key)
 }

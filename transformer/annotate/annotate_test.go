@@ -61,14 +61,41 @@ func TestFilter(t *testing.T) {
 		want       string
 		changes    int
 	}{
-		{"linkerd ordered", "labels: {app: a}\n", annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30},
-			"labels: {app: a}\nannotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n", 2},
+		{"linkerd ordered switches native off for Linkerd versions that default to it", "labels: {app: a}\n", annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30},
+			"labels: {app: a}\nannotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 3},
+		{"linkerd native to ordered: the same keys in the same order",
+			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n",
+			annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30},
+			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 2},
+		{"linkerd ordered to native",
+			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n",
+			annotate.Mesh{Preset: "linkerd", Native: true},
+			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 2},
 		{"linkerd native drops the exit delay and keeps its comment",
 			"annotations:\n  # from an ordered run\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  team: web\n",
 			annotate.Mesh{Preset: "linkerd", Native: true},
 			"annotations:\n  # from an ordered run\n  team: web\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 3},
-		{"linkerd already annotated", "annotations:\n  config.linkerd.io/proxy-await: enabled\n", annotate.Mesh{Preset: "linkerd"},
-			"annotations:\n  config.linkerd.io/proxy-await: enabled\n", 0},
+		{"linkerd already annotated", "annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", annotate.Mesh{Preset: "linkerd"},
+			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 0},
+		{"linkerd in the pod, ordered: the exit delay present follows the function's",
+			"annotations:\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"10\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n",
+			annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30, InPod: true},
+			"annotations:\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 2},
+		{"linkerd in the pod, native: no exit delay, the switch says true",
+			"annotations:\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"10\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n",
+			annotate.Mesh{Preset: "linkerd", Native: true, InPod: true},
+			"annotations:\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 2},
+		{"linkerd in the pod adds nothing", "name: x\n", annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30, InPod: true}, "name: x\n", 0},
+		{"istio in the pod, ordered: terminationDrainDuration follows the exit delay",
+			"annotations:\n  proxy.istio.io/config: '{\"terminationDrainDuration\":\"5s\"}'\n",
+			annotate.Mesh{Preset: "istio", WaitBeforeExit: 20, InPod: true},
+			"annotations:\n  proxy.istio.io/config: '{\"terminationDrainDuration\":\"20s\"}'\n", 1},
+		{"istio native to ordered takes the switch out",
+			"annotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n  sidecar.istio.io/nativeSidecar: \"true\"\n",
+			annotate.Mesh{Preset: "istio"},
+			"annotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n", 1},
+		{"istio in the pod adds nothing", "annotations:\n  proxy.istio.io/config: '{}'\n", annotate.Mesh{Preset: "istio", WaitBeforeExit: 20, InPod: true},
+			"annotations:\n  proxy.istio.io/config: '{}'\n", 0},
 		{"istio native", "name: x\n", annotate.Mesh{Preset: "istio", Native: true},
 			"name: x\nannotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n  sidecar.istio.io/nativeSidecar: \"true\"\n", 2},
 	} {
@@ -99,5 +126,53 @@ func TestFilterBadProxyConfig(t *testing.T) {
 	}
 	if len(log.Errors) != 1 || !strings.Contains(log.Errors[0], "proxy.istio.io/config") {
 		t.Errorf("errors %q", log.Errors)
+	}
+}
+
+func TestFilterLinkerdSwitchWarning(t *testing.T) {
+	meta, _ := yaml.Parse("annotations:\n  config.linkerd.io/proxy-enable-native-sidecar: \"true\"\n")
+	var log report.Log
+	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: "linkerd"}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Warnings) != 1 || !strings.Contains(log.Warnings[0], "config.linkerd.io/proxy-enable-native-sidecar") {
+		t.Errorf("warnings %q", log.Warnings)
+	}
+}
+
+func TestIstioNativeStatus(t *testing.T) {
+	const vols = `"volumes":["istio-envoy"],"imagePullSecrets":null,"revision":"default"}`
+	for _, tc := range []struct {
+		name, status, want string
+	}{
+		{"istio-init", `{"initContainers":["istio-init"],"containers":["istio-proxy"],` + vols,
+			`{"initContainers":["istio-init","istio-proxy"],"containers":null,` + vols},
+		{"istio-validation, another injected container kept", `{"initContainers":["istio-validation"],"containers":["istio-proxy","helper"],` + vols,
+			`{"initContainers":["istio-validation","istio-proxy"],"containers":["helper"],` + vols},
+		{"gateway template: no init containers", `{"initContainers":null,"containers":["istio-proxy"],` + vols,
+			`{"initContainers":["istio-proxy"],"containers":null,` + vols},
+		{"already native", `{"initContainers":["istio-init","istio-proxy"],"containers":null,` + vols, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta, err := yaml.Parse("annotations:\n  " + annotate.IstioStatus + ": '" + tc.status + "'\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var log report.Log
+			if _, err := (annotate.IstioNativeStatus{Proxy: "istio-proxy", Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+				t.Fatal(err)
+			}
+			want := tc.want
+			if want == "" {
+				want = tc.status
+			}
+			got, _ := meta.Pipe(yaml.Lookup("annotations", annotate.IstioStatus))
+			if got.YNode().Value != want {
+				t.Errorf("got  %s\nwant %s", got.YNode().Value, want)
+			}
+			if (len(log.Changes) > 0) != (tc.want != "") {
+				t.Errorf("changes %q", log.Changes)
+			}
+		})
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -78,6 +80,9 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 var goFieldPath = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.(\S+) of type (\S+)`)
 
 func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
+	if errs := checkTypes(rn.YNode(), reflect.TypeFor[SidecarLifecycle]()); len(errs) > 0 {
+		return nil, errs
+	}
 	js, err := rn.MarshalJSON()
 	if err != nil {
 		return nil, Errors{{Path: "functionConfig", Message: fmt.Sprintf("cannot be read: %v", err)}}
@@ -106,7 +111,9 @@ func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
 	return cfg, nil
 }
 
-// typeError turns encoding/json's type error into a message that names the field path.
+// typeError turns encoding/json's type error into a message that names the
+// field path, for what checkTypes lets through. The path has no list
+// indexes; the names of embedded Go types are left out of it.
 func typeError(err error) FieldError {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -114,7 +121,13 @@ func typeError(err error) FieldError {
 		if m := goFieldPath.FindStringSubmatch(err.Error()); m != nil {
 			path = m[1]
 		}
-		return FieldError{Path: path, Message: fmt.Sprintf("expected %s, got %s", jsonTypeName(te.Type.Kind().String()), te.Value)}
+		var yamlPath []string
+		for _, name := range strings.Split(path, ".") {
+			if name != "" && !unicode.IsUpper([]rune(name)[0]) {
+				yamlPath = append(yamlPath, name)
+			}
+		}
+		return FieldError{Path: strings.Join(yamlPath, "."), Message: fmt.Sprintf("expected %s, got %s", jsonTypeName(te.Type.Kind().String()), te.Value)}
 	}
 	return FieldError{Path: "functionConfig", Message: err.Error()}
 }

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -322,6 +323,28 @@ func TestLoadConfigMap(t *testing.T) {
 	}
 }
 
+// TestLoadCloudSQLProxyHealthCheck: the Cloud SQL Auth Proxy's health
+// endpoints are switched on unless the config requires them.
+func TestLoadCloudSQLProxyHealthCheck(t *testing.T) {
+	for sidecar, want := range map[string]config.HealthCheck{
+		"{preset: cloud-sql-proxy}":                                        config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {}}":                     config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: require}}": config.HealthCheckRequire,
+	} {
+		cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - " + sidecar + "\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", sidecar, err)
+		}
+		if got := cfg.Spec.Sidecars[0].CloudSQLProxy; got == nil || got.HealthCheck != want {
+			t.Errorf("%s: cloudSQLProxy %+v, want healthCheck %q", sidecar, got, want)
+		}
+	}
+	cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - {preset: linkerd}\n"))
+	if err != nil || cfg.Spec.Sidecars[0].CloudSQLProxy != nil {
+		t.Errorf("linkerd gets cloudSQLProxy %+v (%v), want none", cfg.Spec.Sidecars[0].CloudSQLProxy, err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n"
 	spec := header + "spec:\n"
@@ -357,11 +380,21 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown top-level field", header + "sepc: {}\n", []string{"sepc"}, []string{"unknown field"}},
 		{"unknown nested field", spec + "  terminationGracePeriod:\n    maring: 5s\n", []string{"spec.terminationGracePeriod.maring"}, nil},
 		{"unknown fields all reported, sorted", spec + "  foo: 1\n  bar: 2\n", []string{"spec.bar", "spec.foo"}, nil},
-		{"string instead of mode", spec + "  mode: 3\n", []string{"spec.mode"}, []string{"expected a string, got number"}},
+		{"string instead of mode", spec + "  mode: 3\n", []string{"spec.mode"}, []string{"expected one of ordered, native, auto, found the number 3"}},
 		{"mapping instead of sidecars", spec + "  sidecars: {}\n", []string{"spec.sidecars"}, []string{"expected a list"}},
-		{"string instead of boolean", spec + "  rolloutOnChange: \"true\"\n", []string{"spec.rolloutOnChange"}, []string{"expected a boolean, got string"}},
-		{"list instead of duration", spec + "  sidecars:\n  - name: a\n    waitBeforeExit: [1]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
-		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"functionConfig"}, []string{"already defined"}},
+		{"string instead of boolean", spec + "  rolloutOnChange: \"true\"\n", []string{"spec.rolloutOnChange"}, []string{`expected a boolean (true or false), found the string "true"`}},
+		{"list instead of duration", spec + "  sidecars:\n  - name: a\n    waitBeforeExit: [1]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"expected a duration", "found a list of 1 entry"}},
+		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"spec.mode"}, []string{"duplicate field"}},
+		{"number instead of string", spec + "  kubernetesVersion: 1.30\n", []string{"spec.kubernetesVersion"}, []string{"expected a string, found the number 1.30: write it in quotes"}},
+		{"probe port of the second sidecar", spec + "  sidecars:\n  - preset: linkerd\n  - name: x\n    startupProbe: {httpGet: {port: [1]}}\n",
+			[]string{"spec.sidecars[1].startupProbe.httpGet.port"}, []string{"expected a port number or name (an integer or a string), found a list of 1 entry"}},
+		{"probe ports that are neither integers nor strings", spec + "  sidecars:\n  - name: x\n    startupProbe: {httpGet: {port: 1.5}}\n  - name: y\n    startupProbe: {tcpSocket: {port: true}}\n",
+			[]string{"spec.sidecars[0].startupProbe.httpGet.port", "spec.sidecars[1].startupProbe.tcpSocket.port"}, []string{"found the number 1.5", "found the boolean true"}},
+		{"probe field out of range", spec + "  sidecars:\n  - name: x\n    startupProbe: {grpc: {port: 99999999999}, periodSeconds: x}\n",
+			[]string{"spec.sidecars[0].startupProbe.grpc.port", "spec.sidecars[0].startupProbe.periodSeconds"}, []string{"at most 32 bits", `found the string "x"`}},
+		{"unknown fields and wrong types all reported", spec + "  mode: [a]\n  sidecars:\n  - name: x\n    bogus: 1\n    startupProbe: {httpGet: {port: {}}, tcp: {}}\n  app: {drainDelay: {}}\n",
+			[]string{"spec.mode", "spec.sidecars[0].startupProbe.httpGet.port", "spec.sidecars[0].startupProbe.tcp", "spec.sidecars[0].bogus", "spec.app.drainDelay"}, []string{"unknown field"}},
+		{"metadata is checked too", "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: [x], labels: {a: 1}}\n", []string{"metadata.name", "metadata.labels.a"}, []string{"write it in quotes"}},
 		{"invalid YAML", "spec: [\n", []string{"functionConfig"}, []string{"not valid YAML"}},
 
 		// Values.
@@ -382,6 +415,10 @@ func TestLoadErrors(t *testing.T) {
 		{"empty sleepCommand entry", spec + "  sidecars: [{name: a, sleepCommand: [/bin/sleep, \"\"]}]\n", []string{"spec.sidecars[0].sleepCommand[1]"}, nil},
 		{"ifAbsent annotate for a preset without annotations", spec + "  sidecars: [{preset: cloud-sql-proxy, ifAbsent: annotate}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"cloud-sql-proxy"}},
 		{"bad ifAbsent", spec + "  sidecars: [{preset: istio, ifAbsent: ignore}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"annotate, skip, fail"}},
+		{"bad cloudSQLProxy.healthCheck", spec + "  sidecars: [{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: off}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy.healthCheck"}, []string{`"off" is not one of enable, require`}},
+		{"cloudSQLProxy on another preset", spec + "  sidecars: [{preset: linkerd, cloudSQLProxy: {healthCheck: require}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy"}, []string{"applies to preset cloud-sql-proxy only, not linkerd"}},
 		{"negative waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: -5s}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"negative"}},
 		{"garbage waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: 5 minutes}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
 		{"cloud-sql-proxy exit delay below 1.30 in ordered mode", spec + "  kubernetesVersion: \"1.29\"\n  sidecars:\n  - preset: linkerd\n    waitBeforeExit: 30s\n  - preset: cloud-sql-proxy\n    waitBeforeExit: 10s\n",
@@ -423,13 +460,14 @@ func TestLoadErrors(t *testing.T) {
 }
 
 // TestLoadTypeErrorInList checks that a wrong type inside a list names the
-// list and the field, whatever the index notation.
+// list entry by its index and the field by its YAML name.
 func TestLoadTypeErrorInList(t *testing.T) {
 	tests := []struct {
-		name, config, prefix, suffix, msg string
+		name, config, path, msg string
 	}{
-		{"command is not a list", "  sidecars:\n  - name: a\n    waitForReady: {command: 5}\n", "spec.sidecars", "waitForReady.command", "expected a list, got number"},
-		{"sleepCommand is not a list", "  sidecars:\n  - name: a\n  - name: b\n    sleepCommand: /bin/sleep\n", "spec.sidecars", "sleepCommand", "expected a list, got string"},
+		{"command is not a list", "  sidecars:\n  - name: a\n    waitForReady: {command: 5}\n", "spec.sidecars[0].waitForReady.command", "expected a list, found the number 5"},
+		{"sleepCommand is not a list", "  sidecars:\n  - name: a\n  - name: b\n    sleepCommand: /bin/sleep\n", "spec.sidecars[1].sleepCommand", `expected a list, found the string "/bin/sleep"`},
+		{"selector entry is not a mapping", "  targets: {include: [{kind: Job}, Deployment]}\n", "spec.targets.include[1]", `expected a mapping, found the string "Deployment"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -438,13 +476,30 @@ func TestLoadTypeErrorInList(t *testing.T) {
 			if len(errs) != 1 {
 				t.Fatalf("want one error, got %v", err)
 			}
-			if p := errs[0].Path; !strings.HasPrefix(p, tc.prefix) || !strings.HasSuffix(p, tc.suffix) {
-				t.Errorf("path = %q, want %s...%s", p, tc.prefix, tc.suffix)
-			}
-			if errs[0].Message != tc.msg {
-				t.Errorf("message = %q, want %q", errs[0].Message, tc.msg)
+			if errs[0].Path != tc.path || errs[0].Message != tc.msg {
+				t.Errorf("error = %s: %s, want %s: %s", errs[0].Path, errs[0].Message, tc.path, tc.msg)
 			}
 		})
+	}
+}
+
+// TestLoadErrorsHaveNoGoNames checks that no config error names a Go type
+// or field, whatever is wrong.
+func TestLoadErrorsHaveNoGoNames(t *testing.T) {
+	for _, cfg := range []string{
+		"  sidecars: [{name: a, startupProbe: {httpGet: {port: [1]}, exec: {command: 1}, initialDelaySeconds: 1.5}}]\n",
+		"  sidecars: [{name: a, startupProbe: {tcpSocket: {port: true, host: 1}, grpc: {service: []}}}]\n",
+		"  podSpecPaths: [{kind: 1, path: {}}]\n  terminationGracePeriod: []\n",
+	} {
+		_, err := config.LoadBytes([]byte(header + "spec:\n" + cfg))
+		if err == nil {
+			t.Fatalf("no error for %q", cfg)
+		}
+		for _, goName := range []string{"ProbeHandler", "int32", "v1.", "IntOrString", "Go struct", "config.", "TCPSocket", "HTTPGet"} {
+			if strings.Contains(err.Error(), goName) {
+				t.Errorf("error names %q: %v", goName, err)
+			}
+		}
 	}
 }
 
@@ -478,5 +533,31 @@ func TestErrorsFormat(t *testing.T) {
 	want := `spec.mode: "x" is not one of ordered, native, auto; no path`
 	if got := errs.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestLoadErrorsBounded: a config whose every list entry has the same
+// mistakes, through aliases, gives a bounded list of errors.
+func TestLoadErrorsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(header + "spec:\n  app: &bad {" + strings.Repeat("x", 1) + "0: 1")
+	for i := 1; i < 100; i++ {
+		fmt.Fprintf(&b, ", x%d: 1", i)
+	}
+	b.WriteString("}\n  targets:\n    include: [")
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("*bad")
+	}
+	b.WriteString("]\n")
+	_, err := config.LoadBytes([]byte(b.String()))
+	errs := fieldErrors(t, err)
+	if len(errs) != 51 {
+		t.Fatalf("%d errors, want 50 and one that counts the rest", len(errs))
+	}
+	if last := errs[50]; last.Path != "functionConfig" || last.Message != "has 200050 more problems; fix the ones above first" {
+		t.Errorf("last error = %s", last)
 	}
 }

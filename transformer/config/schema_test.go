@@ -26,7 +26,7 @@ func TestSchemaCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Error("schema/sidecarlifecycle.schema.json is stale: run go run ./fn --schema > schema/sidecarlifecycle.schema.json")
+		t.Error("schema/sidecarlifecycle.schema.json is stale: run go run . --schema > schema/sidecarlifecycle.schema.json")
 	}
 }
 

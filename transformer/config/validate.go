@@ -81,6 +81,13 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}
+	if sc.CloudSQLProxy != nil {
+		if ok && p.Name != preset.CloudSQLProxy {
+			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s", p.Name))
+		} else {
+			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)
+		}
+	}
 	if !parseDuration(add, at+".waitBeforeExit", &sc.WaitBeforeExit) || !ok || !versionOK {
 		return
 	}

@@ -4,6 +4,7 @@ package kustomize
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -45,15 +46,17 @@ func (f inPlace) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 	return nodes, nil
 }
 
+// transformerError joins the error results, each naming its resource,
+// with input text escaped: one line.
 func transformerError(results fn.Results) error {
 	var errs []string
-	for _, r := range results {
-		if r.Severity == fn.Error {
-			errs = append(errs, r.String())
+	for _, d := range transformer.Diagnostics(results) {
+		if d.Severity == fn.Error {
+			errs = append(errs, d.Text)
 		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("sidecar-lifecycle: %v", errs)
+	return fmt.Errorf("sidecar-lifecycle: %s", strings.Join(errs, "; "))
 }

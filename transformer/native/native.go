@@ -5,6 +5,7 @@ package native
 
 import (
 	"encoding/json"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -27,18 +28,23 @@ type Sidecar struct {
 	DefaultProbe *corev1.Probe
 	// WaitCommand is the ordered-mode wait; a postStart running its program is removed.
 	WaitCommand []string
+	// PreStop is the preStop exec the mesh's injector gives its native
+	// sidecar (Istio's drain); a preStop running the same program with the
+	// same last argument is taken as this one and updated.
+	PreStop []string
 }
 
 // Convert moves the sidecars into spec.initContainers with restartPolicy
-// Always, after the mesh's init containers and before the others, in the
-// given order. Each gets a startupProbe (the config's, the container's own,
+// Always and puts the init containers in the order the meshes' injectors
+// write them: the mesh's init containers, then the sidecars in the given
+// order, then the others, each group in its relative order. Each gets a startupProbe (the config's, the container's own,
 // the preset's, or one made from its readinessProbe); a wait postStart and a
 // sleep preStop written for ordered mode are removed, because kubelet orders
 // start and shutdown of native sidecars itself.
 type Convert struct {
 	// Sidecars are the sidecars in start order.
 	Sidecars []Sidecar
-	// MeshInit names the mesh init containers that must run before the sidecars.
+	// MeshInit names the mesh init containers that run before the sidecars.
 	MeshInit []string
 	// ReplaceHooks removes the sidecars' other postStart and preStop hooks too
 	// (existingHooks: replace), as ordered mode would have replaced them.
@@ -55,11 +61,14 @@ func (f Convert) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
 }
 
 func (f Convert) filter(spec *yaml.RNode) (*yaml.RNode, error) {
+	before := podspec.Names(spec, podspec.InitContainers)
 	var moved []*yaml.Node
+	movedIn := map[string]bool{}
 	for _, sc := range f.Sidecars {
 		c := take(spec, podspec.Containers, sc.Name)
 		if c != nil {
 			f.Log.Change("moved %s to initContainers as a native sidecar", sc.Name)
+			movedIn[sc.Name] = true
 		} else if c = take(spec, podspec.InitContainers, sc.Name); c == nil {
 			continue
 		}
@@ -71,7 +80,19 @@ func (f Convert) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	if len(moved) == 0 {
 		return spec, nil
 	}
-	return spec, f.place(spec, moved)
+	if err := f.place(spec, moved); err != nil {
+		return nil, err
+	}
+	var after []string
+	for _, n := range podspec.Names(spec, podspec.InitContainers) {
+		if !movedIn[n] {
+			after = append(after, n)
+		}
+	}
+	if strings.Join(after, ",") != strings.Join(before, ",") {
+		f.Log.Change("put initContainers in the mesh's order: %s", strings.Join(podspec.Names(spec, podspec.InitContainers), ", "))
+	}
+	return spec, nil
 }
 
 // take removes the named container from the list and returns it, or nil.
@@ -90,8 +111,8 @@ func take(spec *yaml.RNode, field, name string) *yaml.Node {
 	return nil
 }
 
-// place puts the sidecars into initContainers after the last mesh init
-// container, creating the list before containers when absent.
+// place puts the init containers in order: the mesh's, the sidecars, the
+// others. It creates the list before containers when absent.
 func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 	seq := podspec.List(spec, podspec.InitContainers)
 	if seq == nil {
@@ -108,19 +129,19 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 			return err
 		}
 	}
-	content := seq.YNode().Content
-	at := 0
 	mesh := map[string]bool{}
 	for _, n := range f.MeshInit {
 		mesh[n] = true
 	}
-	for i, c := range content {
+	var first, rest []*yaml.Node
+	for _, c := range seq.YNode().Content {
 		if mesh[podspec.Name(c)] {
-			at = i + 1
+			first = append(first, c)
+		} else {
+			rest = append(rest, c)
 		}
 	}
-	placed := append(append(append([]*yaml.Node{}, content[:at]...), sidecars...), content[at:]...)
-	seq.YNode().Content = placed
+	seq.YNode().Content = append(append(first, sidecars...), rest...)
 	return nil
 }
 
@@ -147,19 +168,38 @@ func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
 		}
 		f.Log.Change("removed the preStop sleep of %s (kubelet stops native sidecars after the application)", sc.Name)
 	}
-	if !f.ReplaceHooks {
+	if f.ReplaceHooks {
+		for _, name := range []string{hook.PostStart, hook.PreStop} {
+			if hook.Get(c, name) == nil || (name == hook.PreStop && meshPreStop(c, sc)) {
+				continue
+			}
+			if err := hook.Remove(c, name); err != nil {
+				return err
+			}
+			f.Log.Change("removed the %s hook of %s (existingHooks: replace)", name, sc.Name)
+		}
+	}
+	return f.preStop(c, sc)
+}
+
+// preStop writes the mesh's native preStop when the sidecar has no other.
+func (f Convert) preStop(c *yaml.RNode, sc Sidecar) error {
+	if len(sc.PreStop) == 0 || (hook.Get(c, hook.PreStop) != nil && !meshPreStop(c, sc)) {
 		return nil
 	}
-	for _, name := range []string{hook.PostStart, hook.PreStop} {
-		if hook.Get(c, name) == nil {
-			continue
-		}
-		if err := hook.Remove(c, name); err != nil {
-			return err
-		}
-		f.Log.Change("removed the %s hook of %s (existingHooks: replace)", name, sc.Name)
+	if cmd, _ := hook.Exec(c, hook.PreStop); hook.Equal(cmd, sc.PreStop) {
+		return nil
 	}
-	return nil
+	f.Log.Change("set the preStop of %s to %q, as its mesh's injector does for a native sidecar", sc.Name, strings.Join(sc.PreStop, " "))
+	return hook.SetExec(c, hook.PreStop, sc.PreStop)
+}
+
+// meshPreStop reports whether the sidecar's preStop is the mesh's native
+// one, possibly with other arguments (another status port).
+func meshPreStop(c *yaml.RNode, sc Sidecar) bool {
+	cmd, ok := hook.Exec(c, hook.PreStop)
+	n := len(sc.PreStop)
+	return ok && n > 0 && len(cmd) == n && cmd[0] == sc.PreStop[0] && cmd[n-1] == sc.PreStop[n-1]
 }
 
 func (f Convert) startupProbe(c *yaml.RNode, sc Sidecar) error {

@@ -116,3 +116,84 @@ func TestConvertNoProbeWarns(t *testing.T) {
 		t.Errorf("warnings %q", log.Warnings)
 	}
 }
+
+// istioDrain is the preStop Istio's injector writes on a native istio-proxy.
+var istioDrain = []string{"pilot-agent", "request", "--debug-port=15020", "POST", "drain"}
+
+func TestConvertPlacement(t *testing.T) {
+	mesh := []string{"linkerd-init", "linkerd-network-validator", "istio-init", "istio-validation"}
+	istio := native.Sidecar{Name: "istio-proxy"}
+	for _, tc := range []struct {
+		name, spec, want string
+		sidecars         []native.Sidecar
+	}{
+		{
+			name:     "a user init container before the mesh's goes after the proxy",
+			spec:     "initContainers:\n- {name: migrate}\n- {name: istio-init}\ncontainers:\n- {name: app}\n- {name: istio-proxy, startupProbe: {tcpSocket: {port: 1}}}\n",
+			want:     "initContainers:\n- {name: istio-init}\n- {name: istio-proxy, startupProbe: {tcpSocket: {port: 1}}, restartPolicy: Always}\n- {name: migrate}\ncontainers:\n- {name: app}\n",
+			sidecars: []native.Sidecar{istio},
+		},
+		{
+			name:     "already native but behind a user init container",
+			spec:     "initContainers:\n- {name: migrate}\n- {name: linkerd-init}\n- {name: linkerd-network-validator}\n- {name: linkerd-proxy, restartPolicy: Always, startupProbe: {tcpSocket: {port: 1}}}\n- {name: seed}\ncontainers:\n- {name: app}\n",
+			want:     "initContainers:\n- {name: linkerd-init}\n- {name: linkerd-network-validator}\n- {name: linkerd-proxy, restartPolicy: Always, startupProbe: {tcpSocket: {port: 1}}}\n- {name: migrate}\n- {name: seed}\ncontainers:\n- {name: app}\n",
+			sidecars: []native.Sidecar{{Name: "linkerd-proxy"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, log := convert(t, tc.spec, native.Convert{Sidecars: tc.sidecars, MeshInit: mesh})
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if len(log.Changes) == 0 {
+				t.Error("no change reported")
+			}
+			again, log2 := convert(t, got, native.Convert{Sidecars: tc.sidecars, MeshInit: mesh})
+			if again != got || len(log2.Changes) != 0 {
+				t.Errorf("not idempotent: %q\n%s", log2.Changes, again)
+			}
+		})
+	}
+}
+
+func TestConvertNativePreStop(t *testing.T) {
+	istio := native.Sidecar{Name: "istio-proxy", WaitCommand: []string{"pilot-agent", "wait"}, PreStop: istioDrain}
+	for _, tc := range []struct {
+		name, spec, want string
+		replace          bool
+	}{
+		{
+			name: "the ordered-mode hooks give way to Istio's drain",
+			spec: "containers:\n- name: app\n- name: istio-proxy\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    postStart:\n      exec: {command: [pilot-agent, wait]}\n    preStop:\n      sleep: {seconds: 20}\n",
+			want: "initContainers:\n- name: istio-proxy\n  startupProbe: {tcpSocket: {port: 1}}\n  restartPolicy: Always\n  lifecycle:\n    preStop:\n      exec:\n        command:\n        - pilot-agent\n        - request\n        - --debug-port=15020\n        - POST\n        - drain\ncontainers:\n- name: app\n",
+		},
+		{
+			name:    "replace keeps the drain it writes",
+			spec:    "containers:\n- name: app\n- name: istio-proxy\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec: {command: [/drain.sh]}\n",
+			want:    "initContainers:\n- name: istio-proxy\n  startupProbe: {tcpSocket: {port: 1}}\n  restartPolicy: Always\n  lifecycle:\n    preStop:\n      exec:\n        command:\n        - pilot-agent\n        - request\n        - --debug-port=15020\n        - POST\n        - drain\ncontainers:\n- name: app\n",
+			replace: true,
+		},
+		{
+			name: "a drain on another status port is updated",
+			spec: "initContainers:\n- name: istio-proxy\n  restartPolicy: Always\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec: {command: [pilot-agent, request, --debug-port=15999, POST, drain]}\ncontainers:\n- name: app\n",
+			want: "initContainers:\n- name: istio-proxy\n  restartPolicy: Always\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec:\n        command:\n        - pilot-agent\n        - request\n        - --debug-port=15020\n        - POST\n        - drain\ncontainers:\n- name: app\n",
+		},
+		{
+			name: "another preStop is kept",
+			spec: "containers:\n- name: app\n- name: istio-proxy\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec: {command: [/drain.sh]}\n",
+			want: "initContainers:\n- name: istio-proxy\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec: {command: [/drain.sh]}\n  restartPolicy: Always\ncontainers:\n- name: app\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := native.Convert{Sidecars: []native.Sidecar{istio}, ReplaceHooks: tc.replace}
+			got, _ := convert(t, tc.spec, f)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			again, log := convert(t, got, f)
+			if again != got || len(log.Changes) != 0 {
+				t.Errorf("not idempotent: %q\n%s", log.Changes, again)
+			}
+		})
+	}
+}

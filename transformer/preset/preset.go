@@ -34,12 +34,24 @@ type Preset struct {
 	StartupProbe *corev1.Probe
 	// SleepCommand sleeps in the sidecar's image; nil when the image has none.
 	SleepCommand []string
+	// NativePreStop is the preStop exec the mesh's injector gives its native
+	// sidecar; nil when it writes none.
+	NativePreStop []string
 	// InitContainers are the mesh's own init containers that must run before it.
 	InitContainers []string
 	// Annotates reports whether the mesh injects at admission and reads annotations.
 	Annotates bool
-	// RequiredArg is an argument the wait command needs on the sidecar; empty if none.
-	RequiredArg string
+}
+
+// IstioStatusPort is the default port of Istio's agent, which its drain
+// request goes to; the pod annotation status.sidecar.istio.io/port changes it.
+const IstioStatusPort = "15020"
+
+// IstioDrain is the preStop Istio's injector writes on a native istio-proxy:
+// it starts Envoy's drain when the pod starts shutting down; kubelet sends
+// SIGTERM once the application containers have exited.
+func IstioDrain(statusPort string) []string {
+	return []string{"pilot-agent", "request", "--debug-port=" + statusPort, "POST", "drain"}
 }
 
 // DefaultSleepCommand is the sleep used below Kubernetes 1.30 unless a preset says otherwise.
@@ -73,16 +85,19 @@ func all() map[string]Preset {
 			Container:      "istio-proxy",
 			WaitCommand:    []string{"pilot-agent", "wait"},
 			StartupProbe:   httpProbe("/healthz/ready", 15021, 1, 3, 600),
+			NativePreStop:  IstioDrain(IstioStatusPort),
 			SleepCommand:   DefaultSleepCommand,
 			InitContainers: []string{"istio-init", "istio-validation"},
 			Annotates:      true,
 		},
+		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
+		// each container's own settings by package cloudsql; these are
+		// the defaults (port 9090, the operator's probe timings).
 		CloudSQLProxy: {
 			Name:         CloudSQLProxy,
 			Container:    "cloud-sql-proxy",
-			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s"},
-			StartupProbe: httpProbe("/startup", 9090, 1, 0, 60),
-			RequiredArg:  "--health-check",
+			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
+			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
 		},
 		None: {Name: None, SleepCommand: DefaultSleepCommand},
 	}

@@ -5,6 +5,7 @@ package report
 import "fmt"
 
 // Log collects the changes, warnings and errors of one workload's edits.
+// Every message is made one safe line with Clean when it is recorded.
 type Log struct {
 	// Changes says what was changed, one line each.
 	Changes []string
@@ -16,17 +17,17 @@ type Log struct {
 
 // Change records a change.
 func (l *Log) Change(format string, args ...any) {
-	l.Changes = append(l.Changes, fmt.Sprintf(format, args...))
+	l.Changes = append(l.Changes, Clean(fmt.Sprintf(format, args...)))
 }
 
 // Warn records a warning.
 func (l *Log) Warn(format string, args ...any) {
-	l.Warnings = append(l.Warnings, fmt.Sprintf(format, args...))
+	l.Warnings = append(l.Warnings, Clean(fmt.Sprintf(format, args...)))
 }
 
 // Fail records an error.
 func (l *Log) Fail(format string, args ...any) {
-	l.Errors = append(l.Errors, fmt.Sprintf(format, args...))
+	l.Errors = append(l.Errors, Clean(fmt.Sprintf(format, args...)))
 }
 
 // Failed reports whether any error was recorded.

@@ -1,0 +1,239 @@
+package fn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// isConfigFlag reports whether arg is --config or --config=FILE, which
+// starts the plain-stream mode.
+func isConfigFlag(arg string) bool {
+	return arg == "--config" || strings.HasPrefix(arg, "--config=")
+}
+
+// runPlain is `sidecar-lifecycle --config FILE [FILE|DIR ...]`: it edits a
+// plain multi-document YAML stream, read from the files or stdin, to
+// stdout. Helm 3 runs it as a post-renderer as it is.
+func runPlain(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
+	configFile, inputs, err := plainArgs(args)
+	if err != nil {
+		stderr.fail(err.Error())
+		return 1
+	}
+	cfg, err := readConfig(configFile)
+	if err != nil {
+		stderr.fail(err.Error())
+		return 1
+	}
+	in := stdin
+	if len(inputs) > 0 {
+		files, err := inputFiles(inputs)
+		if err != nil {
+			stderr.fail(err.Error())
+			return 1
+		}
+		r, closeAll, err := concatenate(files)
+		if err != nil {
+			stderr.fail(err.Error())
+			return 1
+		}
+		defer closeAll()
+		in = r
+	}
+	err = transformer.RunPlain(cfg, in, stdout, stderr.diagnostic)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, transformer.ErrResults):
+		stderr.note("nothing was written")
+	default:
+		stderr.fail(err.Error())
+	}
+	return 1
+}
+
+// plainArgs splits the arguments into the config file and the inputs.
+func plainArgs(args []string) (configFile string, inputs []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--config":
+			if i+1 == len(args) {
+				return "", nil, errors.New("--config needs a file: --config policy.yaml")
+			}
+			i++
+			a = "--config=" + args[i]
+			fallthrough
+		case strings.HasPrefix(a, "--config="):
+			if configFile != "" {
+				return "", nil, errors.New("--config is given twice: one config file per run")
+			}
+			configFile = strings.TrimPrefix(a, "--config=")
+		case a == "-":
+			return "", nil, errors.New("read stdin by naming no input file, not \"-\"")
+		case strings.HasPrefix(a, "-"):
+			return "", nil, fmt.Errorf("unknown argument %s; see --help", report.Quote(a))
+		default:
+			inputs = append(inputs, a)
+		}
+	}
+	if configFile == "" {
+		return "", nil, errors.New("--config needs a file: --config policy.yaml")
+	}
+	return configFile, inputs, nil
+}
+
+// readConfig reads the config file: one YAML document, a SidecarLifecycle
+// or a ConfigMap, as the functionConfig would be.
+func readConfig(path string) (*yaml.RNode, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the config: %v", unwrapPath(err))
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil // an empty file: the defaults
+		}
+		return nil, fmt.Errorf("config %s is not valid YAML: %s", report.Quote(path), firstLine(err.Error()))
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", report.Quote(path))
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("config %s is not a mapping: expected a SidecarLifecycle or a ConfigMap", report.Quote(path))
+	}
+	return yaml.NewRNode(doc.Content[0]), nil
+}
+
+// inputFiles expands the inputs: a file as it is, a directory as its
+// .yaml, .yml and .json files, in name order (not its subdirectories).
+func inputFiles(inputs []string) ([]string, error) {
+	var files []string
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		if err != nil {
+			return nil, fmt.Errorf("reading input: %v", unwrapPath(err))
+		}
+		if !st.IsDir() {
+			files = append(files, in)
+			continue
+		}
+		entries, err := os.ReadDir(in)
+		if err != nil {
+			return nil, fmt.Errorf("reading input: %v", unwrapPath(err))
+		}
+		var names []string
+		for _, e := range entries {
+			switch filepath.Ext(e.Name()) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					names = append(names, filepath.Join(in, e.Name()))
+				}
+			}
+		}
+		sort.Strings(names)
+		files = append(files, names...)
+	}
+	return files, nil
+}
+
+// concatenate opens the files and joins them into one stream, with a "---"
+// line between two files and a line end after a file that lacks one.
+func concatenate(files []string) (io.Reader, func(), error) {
+	var readers []io.Reader
+	var opened []*os.File
+	closeAll := func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for i, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("reading input: %v", unwrapPath(err))
+		}
+		opened = append(opened, f)
+		if i > 0 {
+			readers = append(readers, &separator{previous: opened[i-1].Name()})
+		}
+		readers = append(readers, &lastByte{r: f})
+	}
+	// Each separator needs to know whether the file before it ended with a
+	// line end: point it at that file's reader.
+	for i := 1; i < len(readers); i += 2 {
+		readers[i].(*separator).before = readers[i-1].(*lastByte)
+	}
+	return io.MultiReader(readers...), closeAll, nil
+}
+
+// lastByte passes a reader through and remembers the last byte read.
+type lastByte struct {
+	r    io.Reader
+	last byte
+}
+
+func (l *lastByte) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if n > 0 {
+		l.last = p[n-1]
+	}
+	return n, err
+}
+
+// separator is the text between two files: a line end when the first
+// lacks one, then "---".
+type separator struct {
+	previous string
+	before   *lastByte
+	text     []byte
+	started  bool
+}
+
+func (s *separator) Read(p []byte) (int, error) {
+	if !s.started {
+		s.started = true
+		if s.before.last != '\n' && s.before.last != 0 {
+			s.text = append(s.text, '\n')
+		}
+		s.text = append(s.text, "---\n"...)
+	}
+	if len(s.text) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.text)
+	s.text = s.text[n:]
+	return n, nil
+}
+
+// unwrapPath shortens an *os.PathError to "open FILE: reason" with the
+// file name quoted.
+func unwrapPath(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s %s: %v", pe.Op, report.Quote(pe.Path), pe.Err)
+	}
+	return err.Error()
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

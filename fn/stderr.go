@@ -1,0 +1,116 @@
+package fn
+
+import (
+	"bytes"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// prefix starts every line the function writes on stderr.
+const prefix = "sidecar-lifecycle: "
+
+// lines writes the function's warnings and errors on stderr, one line
+// each: "sidecar-lifecycle: error: ..." and "sidecar-lifecycle: warning:
+// ...", or, in GitHub Actions, the same as workflow commands
+// ("::error file=...::sidecar-lifecycle: ...") that annotate the file.
+type lines struct {
+	w io.Writer
+	// github writes workflow commands (GITHUB_ACTIONS=true).
+	github bool
+	// workspace is GITHUB_WORKSPACE and dir the working directory: a
+	// resource's file is given to GitHub relative to the workspace.
+	workspace, dir string
+}
+
+// newLines returns the stderr writer for the environment getenv reads.
+func newLines(w io.Writer, getenv func(string) string, dir string) lines {
+	return lines{
+		w:         safeWriter{w},
+		github:    getenv("GITHUB_ACTIONS") == "true",
+		workspace: resolved(getenv("GITHUB_WORKSPACE")),
+		dir:       resolved(dir),
+	}
+}
+
+// diagnostic writes one warning or error result.
+func (l lines) diagnostic(d transformer.Diagnostic) {
+	if !l.github {
+		io.WriteString(l.w, prefix+d.String()+"\n")
+		return
+	}
+	cmd := "::" + string(d.Severity)
+	if d.File != "" {
+		cmd += " file=" + escapeProperty(l.githubPath(d.File))
+	}
+	io.WriteString(l.w, cmd+"::"+escapeData(prefix+d.Text)+"\n")
+}
+
+// fail writes an error that is not a result: bad input, a bad argument.
+func (l lines) fail(msg string) {
+	l.diagnostic(transformer.Diagnostic{Severity: fn.Error, Text: report.Clean(msg)})
+}
+
+// note writes a line that is neither a warning nor an error.
+func (l lines) note(msg string) {
+	io.WriteString(l.w, prefix+msg+"\n")
+}
+
+// resolved is dir with its symbolic links resolved, or dir when that fails.
+func resolved(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
+}
+
+// githubPath is the file as GitHub names it, relative to the workspace
+// (the repository's root), when it lies in the workspace; else as given.
+// A relative path is taken from the working directory, as kustomize's
+// origin annotation (relative to the kustomization built, which is where
+// kustomize runs an exec function) is.
+func (l lines) githubPath(file string) string {
+	if l.workspace == "" {
+		return file
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(l.dir, file)
+	}
+	rel, err := filepath.Rel(l.workspace, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
+// escapeData escapes a workflow command's message as GitHub's own toolkit
+// does (actions/toolkit, packages/core/src/command.ts, escapeData).
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command's property value as GitHub's
+// own toolkit does (command.ts, escapeProperty).
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// safeWriter is the last guard on stderr: each Write is one line, and
+// every control character in it but the final newline is escaped, so that
+// nothing from the input can start a line of its own or reach a terminal.
+type safeWriter struct{ w io.Writer }
+
+// Write escapes p and writes it with one final newline.
+func (s safeWriter) Write(p []byte) (int, error) {
+	line := report.Escape(string(bytes.TrimSuffix(p, []byte("\n"))))
+	if _, err := io.WriteString(s.w, line+"\n"); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -1,0 +1,185 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// maxQuoted is how many characters of an input value a message shows.
+const maxQuoted = 60
+
+// Quote returns an input value for a message: shortened to its first
+// characters, in double quotes, with every control, format and
+// non-printable character escaped as in Go source (%q). Every name or value
+// that comes from the input goes through Quote before it is printed.
+func Quote(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	n := 0
+	for i := range s {
+		if n == maxQuoted {
+			return strconv.Quote(s[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(s)
+}
+
+// plainName is a name that reads the same quoted or not.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@-]*$`)
+
+// Name returns a name from the input for a message: as it is when it holds
+// only letters, digits and . _ : @ -, else quoted with Quote.
+func Name(s string) string {
+	if plainName.MatchString(s) && len(s) <= maxQuoted {
+		return s
+	}
+	return Quote(s)
+}
+
+// Resource names a resource as "Kind namespace/name", or "Kind name" when
+// it has no namespace, each part passed through Name.
+func Resource(kind, namespace, name string) string {
+	if kind == "" {
+		kind = "resource"
+	} else {
+		kind = Name(kind)
+	}
+	switch {
+	case name == "" && namespace == "":
+		return kind + " with no name"
+	case namespace == "":
+		return kind + " " + Name(name)
+	}
+	return kind + " " + Name(namespace) + "/" + Name(name)
+}
+
+// Found says in a few words what a node holds, for "found ..." in a
+// message: a scalar's value (quoted and shortened), or the kind and size
+// of a list or mapping. It never prints a node's contents.
+func Found(n *yaml.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 1 {
+			return Found(n.Content[0])
+		}
+		return "a document"
+	case yaml.MappingNode:
+		return counted(len(n.Content)/2, "a mapping", "key")
+	case yaml.SequenceNode:
+		return counted(len(n.Content), "a list", "entry")
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.ShortTag() {
+	case yaml.NodeTagNull:
+		return "null"
+	case yaml.NodeTagString:
+		return "the string " + Quote(n.Value)
+	case yaml.NodeTagInt, yaml.NodeTagFloat:
+		return "the number " + Name(n.Value)
+	case yaml.NodeTagBool:
+		return "the boolean " + Name(n.Value)
+	}
+	return Quote(n.Value)
+}
+
+func counted(n int, what, noun string) string {
+	switch n {
+	case 0:
+		return "an empty " + strings.TrimPrefix(what, "a ")
+	case 1:
+		return fmt.Sprintf("%s of 1 %s", what, noun)
+	}
+	if noun == "entry" {
+		return fmt.Sprintf("%s of %d entries", what, n)
+	}
+	return fmt.Sprintf("%s of %d %ss", what, n, noun)
+}
+
+// kyamlKind is kyaml's message for a node of the wrong kind, which goes on
+// with the node's whole contents.
+var kyamlKind = regexp.MustCompile(`wrong node kind: expected (\w+?)(?:Node)? but got (\w+?)(?:Node)?\b`)
+
+// kindWords names kyaml's node kinds in words.
+var kindWords = map[string]string{
+	"Mapping": "a mapping", "Sequence": "a list", "Scalar": "a scalar",
+	"Document": "a document", "Alias": "an alias",
+}
+
+// Clean makes any message one safe line: it is the last step before a
+// message becomes a result or a line on stderr. It cuts a node dump off
+// kyaml's errors, names node kinds in words, and escapes every control or
+// non-printable character (a newline or a terminal escape from the input
+// cannot start a new line or colour a terminal).
+func Clean(msg string) string {
+	if i := strings.Index(msg, "node contents:"); i >= 0 {
+		msg = strings.TrimRight(msg[:i], " :")
+	}
+	msg = kyamlKind.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := kyamlKind.FindStringSubmatch(m)
+		return fmt.Sprintf("expected %s, found %s", words(sub[1]), words(sub[2]))
+	})
+	return Escape(strings.TrimRight(msg, "\n"))
+}
+
+func words(kind string) string {
+	if w, ok := kindWords[kind]; ok {
+		return w
+	}
+	return "a " + strings.ToLower(kind)
+}
+
+// Escape replaces every character of s that unicode.IsPrint rejects
+// (control and format characters such as bidirectional overrides, line and
+// paragraph separators),
+// and every byte that is not UTF-8, with its Go escape (\n, \x1b,
+// \u2028); the rest of s is kept as it is.
+func Escape(s string) string {
+	if safe(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func safe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return utf8.ValidString(s) && allPrintable(s)
+		}
+	}
+	return true
+}
+
+func allPrintable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
