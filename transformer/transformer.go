@@ -68,7 +68,7 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 
 // NoteNamespace records a Namespace item annotated to skip its workloads.
 func (t *Transformer) NoteNamespace(item *yaml.RNode) {
-	if item.GetKind() == "Namespace" && item.GetApiVersion() == "v1" && item.GetAnnotations()[AnnotationSkip] == "true" {
+	if isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
 		t.SkipNamespaces[item.GetName()] = true
 	}
 }
@@ -76,20 +76,25 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 // Item edits one item. It never edits the input node: changes are made on a
 // copy, which is returned only when something changed and nothing failed.
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+	if errs := namespaceErrors(item); len(errs) > 0 {
+		return failed(item, errs)
+	}
 	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return ItemResult{Node: item}
 	}
-	if v, _ := w.Annotation(AnnotationSkip); v == "true" || t.SkipNamespaces[w.Namespace] {
+	skip, errs := checkWorkload(w, t.SkipNamespaces[w.Namespace])
+	if len(errs) > 0 {
+		return failed(item, errs)
+	}
+	if skip {
 		return ItemResult{Node: item, Outcome: Skipped}
 	}
-	res := ItemResult{Node: item}
-	p, err := newPlan(w, &t.Config.Spec)
-	if err != nil {
-		res.Log.Fail("%v", err)
-		res.Outcome = Failed
-		return res
+	p, planErrs := newPlan(w, &t.Config.Spec)
+	if len(planErrs) > 0 {
+		return failed(item, planErrs)
 	}
+	res := ItemResult{Node: item}
 	copied := *w
 	copied.Node = item.Copy()
 	outcome, annotated, err := t.edit(&copied, p, &res.Log)
@@ -109,19 +114,22 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	return res
 }
 
+// failed is the result of an item that fails with the errors, unchanged.
+func failed[E any](item *yaml.RNode, errs []E) ItemResult {
+	res := ItemResult{Node: item, Outcome: Failed}
+	for _, e := range errs {
+		res.Log.Fail("%v", e)
+	}
+	return res
+}
+
 // edit runs the filters of the workload's mode on its pod spec, and the
 // mesh annotations for sidecars the mesh injects at admission. It reports
 // the outcome and whether mesh annotations changed.
 func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, bool, error) {
 	spec, err := w.PodSpec()
-	if err != nil || spec == nil {
-		return Untouched, false, err
-	}
-	if spec.YNode().Kind != yaml.MappingNode {
-		return Untouched, false, fmt.Errorf("%s is not a mapping", strings.Join(w.SpecPath, "."))
-	}
-	if err := podspec.CheckNames(spec); err != nil {
-		return Untouched, false, err
+	if err != nil || yaml.IsMissingOrNull(spec) {
+		return Untouched, false, err // checkWorkload has checked the pod spec's shape
 	}
 	found, injected := t.sort(spec, p, log)
 	var filters []kio.Filter
