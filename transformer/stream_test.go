@@ -268,9 +268,14 @@ func shapes(t testing.TB, d differential) []differential {
 	if err := json.Indent(&pretty, oneLine, "", "  "); err != nil {
 		t.Fatalf("%s: %v", d.name, err)
 	}
+	var tabs bytes.Buffer
+	if err := json.Indent(&tabs, oneLine, "", "\t"); err != nil {
+		t.Fatalf("%s: %v", d.name, err)
+	}
 	return append(out,
 		differential{d.name + "/json", oneLine, d.mustStream, false},
 		differential{d.name + "/json-pretty", pretty.Bytes(), d.mustStream, false},
+		differential{d.name + "/json-tabs", tabs.Bytes(), d.mustStream, false},
 		differential{d.name + "/json-pretty-crlf-bom", []byte("\ufeff" + strings.ReplaceAll(pretty.String(), "\n", "\r\n")), d.mustStream, false})
 }
 
