@@ -23,11 +23,15 @@ import (
 // compareRuns runs the whole-list path, the streaming path alone, and Run on
 // in. The streaming path must write the same bytes and return the same error
 // as the whole-list path whenever it takes the input; Run must always match
-// the whole-list path. It returns whether the streaming path took the input,
-// and describes the first difference.
+// the whole-list path, whose output must be strict YAML when it succeeds.
+// It returns whether the streaming path took the input, and describes the
+// first difference.
 func compareRuns(in []byte) (streamed bool, problem string) {
 	var whole, streaming, def bytes.Buffer
 	wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
+	if err := krmtest.Strict(whole.Bytes()); wholeErr == nil && err != nil {
+		return false, fmt.Sprintf("the whole-list path succeeded with %v:\n%s", err, whole.Bytes())
+	}
 	streamed, why, streamErr := transformer.RunStreamOnly(bytes.NewReader(in), &streaming)
 	defErr := transformer.Run(bytes.NewReader(in), &def)
 	if streamed {
@@ -262,7 +266,7 @@ func shapes(t testing.TB, d differential) []differential {
 	}
 	oneLine, err := node.MarshalJSON()
 	if err != nil {
-		t.Fatalf("%s: %v", d.name, err)
+		return out // JSON cannot hold it: duplicate keys
 	}
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, oneLine, "", "  "); err != nil {
@@ -388,6 +392,9 @@ func FuzzStreamMatchesWholeList(f *testing.F) {
 	}
 	for _, d := range declinedLists() {
 		f.Add(d.in, false)
+	}
+	for _, seed := range shapeSeeds {
+		f.Add([]byte(seed), false)
 	}
 	f.Add([]byte("- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: a\n    annotations: {sidecar-lifecycle.dev/skip: \"true\"}\n"+
 		"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p, namespace: a}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"), true)

@@ -17,6 +17,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // Outcome says what happened to one workload.
@@ -43,7 +44,8 @@ const (
 
 // ItemResult is the edit of one item: the node to write and what was done.
 type ItemResult struct {
-	// Node is the edited copy, or the input node when nothing changed.
+	// Node is the edited copy, or the input node when nothing changed (a
+	// copy when its comments had to be placed to read back the same).
 	Node *yaml.RNode
 	// Outcome says what was done.
 	Outcome Outcome
@@ -75,7 +77,50 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 
 // Item edits one item. It never edits the input node: changes are made on a
 // copy, which is returned only when something changed and nothing failed.
+// A duplicate key anywhere in the item is an error. A workload with
+// anchors, aliases or merge keys is read, edited and written expanded (see
+// yamlshape.Expand); one left as it was keeps them. Either is returned with
+// its comments where they read back the same (see yamlshape.Stable).
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+	work, shape, err := t.prepare(item)
+	if err != nil {
+		res := ItemResult{Node: item, Outcome: Failed}
+		res.Log.Fail("%v", err)
+		return res
+	}
+	res := t.item(work)
+	if res.Node == work {
+		res.Node = item
+	}
+	if !shape.Unsettled {
+		return res // the edits write no comment and no folded scalar
+	}
+	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
+		res.Node = yaml.NewRNode(stable)
+	}
+	return res
+}
+
+// prepare checks an item for duplicate keys and aliases that expand beyond
+// bounds; a workload with anchors, aliases or merge keys is returned
+// expanded, to be read and edited.
+func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, error) {
+	shape, err := yamlshape.Walk(item.YNode())
+	if err != nil || !shape.Anchored {
+		return item, shape, err
+	}
+	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); !ok {
+		return item, shape, yamlshape.CheckSize(item.YNode())
+	}
+	expanded, err := yamlshape.Expand(item.YNode())
+	if err != nil {
+		return item, shape, err
+	}
+	return yaml.NewRNode(expanded), shape, nil
+}
+
+// item edits one item that prepare returned.
+func (t *Transformer) item(item *yaml.RNode) ItemResult {
 	if errs := namespaceErrors(item); len(errs) > 0 {
 		return failed(item, errs)
 	}
