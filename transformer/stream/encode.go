@@ -31,12 +31,12 @@ func ParseItem(text []byte) (*yaml.RNode, error) {
 	return parseEntry("items:\n", text, 1)
 }
 
-// ParseItemAfter parses the text of an item that starts with comment lines,
+// parseItemAfter parses the text of an item that starts with comment lines,
 // after an item like every one the splitter lets comments follow: a block
 // mapping with a plain first key, its "-" at column dash. The parser then
 // attaches the comments as it does in the whole list. It returns an error
 // when a comment lands on that item or outside the text's own.
-func ParseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
+func parseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
 	return parseEntry("items:\n"+strings.Repeat(" ", dash)+"- x: 0\n", text, 2)
 }
 
@@ -76,9 +76,9 @@ func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
 	return yaml.NewRNode(item), nil
 }
 
-// ParseJSONItem parses the text of one item of a JSON ResourceList, as
+// parseJSONItem parses the text of one item of a JSON ResourceList, as
 // Input.Item returns it: a JSON object, which is a YAML flow mapping.
-func ParseJSONItem(text []byte) (*yaml.RNode, error) {
+func parseJSONItem(text []byte) (*yaml.RNode, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(LF(text)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

@@ -182,7 +182,7 @@ func (in *Input) Item(i int) ([]byte, error) {
 }
 
 // ParseItem reads and parses item i where it sits in the list (see
-// ParseItem, ParseItemAfter and ParseJSONItem).
+// ParseItem, parseItemAfter and parseJSONItem).
 func (in *Input) ParseItem(i int) (*yaml.RNode, error) {
 	text, err := in.Item(i)
 	if err != nil {
@@ -190,9 +190,9 @@ func (in *Input) ParseItem(i int) (*yaml.RNode, error) {
 	}
 	switch {
 	case in.Layout.JSON:
-		return ParseJSONItem(text)
+		return parseJSONItem(text)
 	case i > 0 && startsWithComment(text):
-		return ParseItemAfter(text, in.Layout.dash)
+		return parseItemAfter(text, in.Layout.dash)
 	}
 	return ParseItem(text)
 }
