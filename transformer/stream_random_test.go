@@ -2,6 +2,7 @@ package transformer_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
@@ -231,10 +234,41 @@ var randomConfigs = []string{
 	"  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec: {sidecars: [{preset: linkerd, waitBeforeExit: soon}]}\n",
 }
 
-// randomList builds a ResourceList from random fragments, then disturbs it:
-// comment and blank lines at random places and depths, line comments, the
-// functionConfig before or after the items, the items indented.
+// randomList is a random YAML list (randomYAML), sometimes with CRLF line
+// breaks or a byte order mark, or as JSON on one line or pretty-printed.
 func randomList(r *rand.Rand) string {
+	in := randomYAML(r)
+	switch r.Intn(10) {
+	case 0:
+		return strings.ReplaceAll(in, "\n", "\r\n")
+	case 1:
+		return "\ufeff" + in
+	case 2, 3:
+		node, err := yaml.Parse(in)
+		if err != nil {
+			return in
+		}
+		b, err := node.MarshalJSON()
+		if err != nil {
+			return in
+		}
+		if r.Intn(2) == 0 {
+			return string(b)
+		}
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, b, "", strings.Repeat(" ", r.Intn(5))); err != nil {
+			return in
+		}
+		return pretty.String()
+	}
+	return in
+}
+
+// randomYAML builds a ResourceList from random fragments, then disturbs it:
+// comment and blank lines at random places and depths and between items,
+// line comments, the functionConfig before or after the items, the items
+// indented.
+func randomYAML(r *rand.Rand) string {
 	var items []string
 	for n := 1 + r.Intn(6); n > 0; n-- {
 		items = append(items, strings.Replace(itemFragments[r.Intn(len(itemFragments))], "LONGVALUE", strings.Repeat("x", r.Intn(2)*70000), 1))
@@ -244,7 +278,18 @@ func randomList(r *rand.Rand) string {
 	for n := r.Intn(4); n > 0; n-- {
 		at := 1 + r.Intn(len(lines))
 		var insert string
-		switch r.Intn(3) {
+		switch r.Intn(4) {
+		case 3:
+			// One block per gap: three blocks with blank lines between them
+			// are not a fixed point of the whole-list path yet.
+			for at < len(lines) && !strings.HasPrefix(lines[at], "- ") {
+				at++
+			}
+			before := strings.Join(lines[:at], "")
+			if strings.HasSuffix(before, "# between items\n") || strings.HasSuffix(before, "# between items\n\n") {
+				continue
+			}
+			insert = strings.Repeat("\n", r.Intn(2)) + "# between items\n" + strings.Repeat("\n", r.Intn(2))
 		case 0:
 			insert = strings.Repeat(" ", r.Intn(12)) + "# inserted\n"
 		case 1:
