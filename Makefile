@@ -28,7 +28,7 @@ HELM3 := $(BIN)/helm3/helm
 HELM4 := $(BIN)/helm4/helm
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList ./fn:FuzzStderr
+FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
 .PHONY: help build tools demo test verify e2e fuzz clean image image-test

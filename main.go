@@ -9,6 +9,10 @@ import (
 	"os"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/fn"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/crashguard"
 )
 
-func main() { os.Exit(fn.Main()) }
+func main() {
+	crashguard.Guard("sidecar-lifecycle") // a crash (out of memory) is one line, not every goroutine's stack
+	os.Exit(fn.Main())
+}

@@ -1,7 +1,11 @@
 // Command bench measures the function binary against a kyaml identity round
 // trip (bench/identity: kio.ByteReadWriter read and write, no edit) on
 // generated ResourceLists of several sizes, in the same run, and prints wall
-// time, CPU time (user+sys) and peak RSS of each and their ratio.
+// time, CPU time (user+sys) and peak RSS of each and their ratio. Each size
+// is run in each of -formats: lf (YAML as kustomize and kpt write it), crlf
+// (the same with CRLF line breaks) and json (the same list as JSON on one
+// line); the last column is the function's peak RSS over its RSS on the lf
+// list of the same size.
 //
 //	go run ./bench -function bin/sidecar-lifecycle -identity bin/kyaml-identity -sizes 1,50,1000,10000
 //
@@ -37,14 +41,18 @@ func main() {
 	dir := flag.String("dir", "", "where to write the generated lists (default: a temporary directory)")
 	stdin := flag.String("stdin", "pipe", "how the binaries get the list: pipe (as kustomize and kpt do) or file")
 	bigMiB := flag.Int("big-mib", 0, "run the function alone on a generated list of about this many MiB")
+	formats := flag.String("formats", "lf,crlf,json", "comma-separated list formats: lf, crlf, json")
 	flag.Parse()
-	if err := run(*function, *identity, *sizes, *runs, *dir, *stdin, *bigMiB); err != nil {
+	if err := run(*function, *identity, *sizes, *formats, *runs, *dir, *stdin, *bigMiB); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(function, identity, sizes string, runs int, dir, stdin string, bigMiB int) error {
+// writers are the list formats.
+var writers = map[string]func(io.Writer, int) error{"lf": corpus.Write, "crlf": corpus.WriteCRLF, "json": corpus.WriteJSON}
+
+func run(function, identity, sizes, formats string, runs int, dir, stdin string, bigMiB int) error {
 	if stdin != "pipe" && stdin != "file" {
 		return fmt.Errorf("-stdin must be pipe or file, not %q", stdin)
 	}
@@ -64,27 +72,43 @@ func run(function, identity, sizes string, runs int, dir, stdin string, bigMiB i
 	if err != nil {
 		return err
 	}
-	fmt.Println("| workloads | input | function wall | function cpu | function rss | identity wall | identity cpu | identity rss | wall ratio | cpu ratio | rss ratio |")
-	fmt.Println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	names := strings.Split(formats, ",")
+	for _, f := range names {
+		if writers[f] == nil {
+			return fmt.Errorf("unknown format %q in %q: want lf, crlf or json", f, formats)
+		}
+	}
+	fmt.Println("| workloads | format | input | function wall | function cpu | function rss | identity wall | identity cpu | identity rss | wall ratio | cpu ratio | rss ratio | rss vs lf |")
+	fmt.Println("| ---: | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	for _, n := range counts {
-		path := filepath.Join(dir, fmt.Sprintf("workloads-%d.yaml", n))
-		size, err := generate(path, n)
-		if err != nil {
-			return err
+		var lfRSS int64
+		for _, format := range names {
+			path := filepath.Join(dir, fmt.Sprintf("workloads-%d.%s", n, format))
+			size, err := generate(path, n, writers[format])
+			if err != nil {
+				return err
+			}
+			r := runs
+			if r == 0 {
+				r = defaultRuns(n)
+			}
+			fn, id, err := compare(function, identity, path, stdin, r)
+			if err != nil {
+				return err
+			}
+			vsLF := "-"
+			if format == "lf" {
+				lfRSS = fn.rss
+			}
+			if lfRSS > 0 {
+				vsLF = fmt.Sprintf("%.2f", float64(fn.rss)/float64(lfRSS))
+			}
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f | %.2f | %s |\n", n, format, mib(size),
+				fn.wall.Round(time.Millisecond), fn.cpu.Round(time.Millisecond), mib(fn.rss),
+				id.wall.Round(time.Millisecond), id.cpu.Round(time.Millisecond), mib(id.rss),
+				ratio(fn.wall, id.wall), ratio(fn.cpu, id.cpu), float64(fn.rss)/float64(id.rss), vsLF)
+			os.Remove(path)
 		}
-		r := runs
-		if r == 0 {
-			r = defaultRuns(n)
-		}
-		fn, id, err := compare(function, identity, path, stdin, r)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("| %d | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n", n, mib(size),
-			fn.wall.Round(time.Millisecond), fn.cpu.Round(time.Millisecond), mib(fn.rss),
-			id.wall.Round(time.Millisecond), id.cpu.Round(time.Millisecond), mib(id.rss),
-			ratio(fn.wall, id.wall), ratio(fn.cpu, id.cpu), float64(fn.rss)/float64(id.rss))
-		os.Remove(path)
 	}
 	fmt.Println("\nMedians over the runs; the binaries alternate so that load on the machine hits both.")
 	return nil
@@ -108,7 +132,7 @@ func big(function, dir, stdin string, mebibytes int) error {
 		return err
 	}
 	workloads := int(int64(mebibytes) << 20 / int64(one.Len()) * 100)
-	size, err := generate(path, workloads)
+	size, err := generate(path, workloads, corpus.Write)
 	if err != nil {
 		return err
 	}
@@ -134,14 +158,15 @@ func parseSizes(s string) ([]int, error) {
 	return out, nil
 }
 
-// generate writes a corpus of n workloads to path and returns its size.
-func generate(path string, n int) (int64, error) {
+// generate writes a corpus of n workloads to path with write and returns
+// its size.
+func generate(path string, n int, write func(io.Writer, int) error) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = corpus.Write(w, n)
+	err = write(w, n)
 	if err == nil {
 		err = w.Flush()
 	}

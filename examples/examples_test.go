@@ -16,6 +16,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 )
 
 // Tool versions the expected output was made with.
@@ -177,6 +179,9 @@ func readDir(t *testing.T, dir string) map[string]string {
 // UPDATE_GOLDEN=1.
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
+	if err := krmtest.Strict([]byte(got)); err != nil {
+		t.Errorf("%s: %v", path, err)
+	}
 	if update() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -206,7 +211,13 @@ func checkGoldenDir(t *testing.T, want, dir string) {
 		copyDir(t, dir, want)
 		return
 	}
-	sameFiles(t, want, readDir(t, want), dir, readDir(t, dir))
+	got := readDir(t, dir)
+	for name, text := range got {
+		if err := krmtest.Strict([]byte(text)); err != nil && strings.HasSuffix(name, ".yaml") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	sameFiles(t, want, readDir(t, want), dir, got)
 	if t.Failed() {
 		t.Logf("after a deliberate change, UPDATE_GOLDEN=1 rewrites %s", want)
 	}

@@ -53,8 +53,7 @@ func TestHelm3PostRenderer(t *testing.T) {
 	helm := helmTool(t, "helm3", helm3Version)
 	dir := workDir(t, "helm")
 	copyDir(t, "helm", dir)
-	out := mustRun(t, dir, helmEnv(t), helm, "template", "payments", "charts/payments", "--namespace", "payments",
-		"--post-renderer", "sidecar-lifecycle", "--post-renderer-args", "--config=policy.yaml")
+	out := helmTemplate(t, helm, dir, helmEnv(t))
 	checkGolden(t, filepath.Join("helm", "expected", "helm3.yaml"), out)
 	checkHelmOutput(t, out)
 }
@@ -71,8 +70,7 @@ func TestHelm4PostRendererPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, dir, env, helm, "plugin", "install", plugin)
-	out := mustRun(t, dir, env, helm, "template", "payments", "charts/payments", "--namespace", "payments",
-		"--post-renderer", "sidecar-lifecycle", "--post-renderer-args", "--config=policy.yaml")
+	out := helmTemplate(t, helm, dir, env)
 	checkGolden(t, filepath.Join("helm", "expected", "helm4.yaml"), out)
 	checkHelmOutput(t, out)
 }
@@ -109,6 +107,14 @@ func TestHelmPostRendererFails(t *testing.T) {
 	if !strings.Contains(stderr, "sidecar-lifecycle:") || !strings.Contains(stderr, "spec.mode") {
 		t.Errorf("helm's error does not carry the function's message naming spec.mode:\n%s", stderr)
 	}
+}
+
+// helmTemplate renders the example's chart with the function as the
+// post-renderer, as examples/helm/README.md says.
+func helmTemplate(t *testing.T, helm, dir string, env []string) string {
+	t.Helper()
+	return mustRun(t, dir, env, helm, "template", "payments", "charts/payments", "--namespace", "payments",
+		"--post-renderer", "sidecar-lifecycle", "--post-renderer-args", "--config=policy.yaml")
 }
 
 // checkHelmOutput checks, beyond the expected output, that the proxy is a

@@ -72,7 +72,7 @@ func TestExitCodes(t *testing.T) {
 		{"config error", "kind: ResourceList\nitems: []\nfunctionConfig: {apiVersion: fn.sidecar-lifecycle.dev/v1alpha1, kind: SidecarLifecycle, spec: {mode: fast}}\n",
 			1, `sidecar-lifecycle: error: spec.mode: "fast" is not one of ordered, native, auto`, true},
 		{"workload error", "kind: ResourceList\nitems: [{apiVersion: v1, kind: Pod, metadata: {name: p, namespace: n}, spec: {containers: [{name: a}, {name: a}]}}]\n",
-			1, `sidecar-lifecycle: error: Pod n/p: container name "a" is used twice`, true},
+			1, `sidecar-lifecycle: error: Pod n/p: spec.containers[1].name: found the string "a"; want unique container names`, true},
 		{"fine", "kind: ResourceList\nitems: []\n", 0, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,12 +183,12 @@ func TestInputTextIsEscaped(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
 	}
-	const want = `sidecar-lifecycle: error: Pod "shop\r\u2028"/"web\n::error file=x::forged\x1b[31m": container name "a\n::warning::x" is used twice`
+	const want = `sidecar-lifecycle: error: Pod "shop\r\u2028"/"web\n::error file=x::forged\x1b[31m": spec.containers[1].name: found the string "a\n::warning::x"; want unique container names`
 	if !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr does not say\n%s\n%s", want, r.stderr)
 	}
 	checkLines(t, r.stderr)
-	if !strings.Contains(r.stdout, `message: 'container name "a\n::warning::x" is used twice`) {
+	if !strings.Contains(r.stdout, `message: 'spec.containers[1].name: found the string "a\n::warning::x"; want unique container names`) {
 		t.Errorf("the result's message is not the escaped text:\n%s", r.stdout)
 	}
 }
@@ -200,7 +200,7 @@ func TestGitHubActions(t *testing.T) {
 	r := runWith(nil, hostile, env)
 	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
 	want := []string{
-		`::error file=check/apps/a%2Cb%3A100%25.yaml::sidecar-lifecycle: Pod "shop\r\u2028"/"web\n::error file=x::forged\x1b[31m": container name "a\n::warning::x" is used twice`,
+		`::error file=check/apps/a%2Cb%3A100%25.yaml::sidecar-lifecycle: Pod "shop\r\u2028"/"web\n::error file=x::forged\x1b[31m": spec.containers[1].name: found the string "a\n::warning::x"; want unique container names`,
 		"sidecar-lifecycle: nothing was changed",
 	}
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], want[0]) || lines[1] != want[1] {

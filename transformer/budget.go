@@ -54,7 +54,11 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 				pod = &read
 			}
 			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))
+			margin := t.Config.Spec.TerminationGracePeriod.Margin.Value
 			switch {
+			case ok && seconds > config.Seconds(config.MaxDelay-margin):
+				return fmt.Errorf("%s: waitBeforeExit auto: %ds (the application's drain + %ds) plus spec.terminationGracePeriod.margin %s is longer than the maximum %s; give waitBeforeExit a duration",
+					sc.Name, seconds, budget.AutoAllowance, config.FormatDuration(margin), config.FormatDuration(config.MaxDelay))
 			case ok:
 				sc.waitBeforeExit = time.Duration(seconds) * time.Second
 			case i == 0 && p.mode == config.ModeNative:
@@ -92,4 +96,13 @@ func (t *Transformer) Fact(node *yaml.RNode, outcome Outcome) budget.Fact {
 	}
 	pod := budget.ReadPod(spec, t.SidecarNames())
 	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
+}
+
+// exitAnnotation reads the wait-before-exit annotation: a delay, or auto.
+func exitAnnotation(w *workload.Workload, margin time.Duration) (exit time.Duration, auto, ok bool, err error) {
+	if v, _, found := w.AnnotationAt(AnnotationWaitBeforeExit); found && v == config.Auto {
+		return 0, true, true, nil
+	}
+	exit, ok, err = delayAnnotation(w, AnnotationWaitBeforeExit, margin)
+	return exit, false, ok, err
 }

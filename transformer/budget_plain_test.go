@@ -34,3 +34,14 @@ func TestRunPlainBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoPastMaxDelay: auto from an application preStop near the int64
+// limit is an error naming the maximum, not an overflow.
+func TestAutoPastMaxDelay(t *testing.T) {
+	cfg := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  sidecars: [{name: proxy, waitBeforeExit: auto}]\n"
+	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: proxy, image: p}\n  - {name: app, image: a, lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775800\"]}}}}\n"
+	_, diags, err := runPlain(t, cfg, doc)
+	if err == nil || len(diags) == 0 || !strings.Contains(diags[0].Text, "waitBeforeExit auto: 9223372036854775805s") || !strings.Contains(diags[0].Text, "longer than the maximum 24h") {
+		t.Errorf("error %v, diagnostics %+v", err, diags)
+	}
+}

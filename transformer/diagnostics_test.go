@@ -33,7 +33,7 @@ func TestDiagnosticsSameOnBothPaths(t *testing.T) {
 		}},
 		{"error after a warning", head + withAnnotations(job, "") + withAnnotations(twice, "") + linkerd, []Diagnostic{
 			{Severity: fn.Warning, Text: "Job shop/migrate: Job in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete"},
-			{Severity: fn.Error, Text: `Pod "p\n::error::x": container name "a" is used twice in containers: container names must be unique`},
+			{Severity: fn.Error, Text: `Pod "p\n::error::x": spec.containers[1].name: found the string "a"; want unique container names: spec.containers[0].name has the same name; rename one`},
 		}},
 		{"under kpt fn render", head + withAnnotations(job, kpt) + linkerd, []Diagnostic{
 			{Severity: fn.Warning, Text: "Job shop/migrate: Job in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete", File: "job.yaml", Shown: true},

@@ -30,6 +30,9 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n"))
 	f.Add([]byte("kind: ResourceList\nitems: [{apiVersion: v1, kind: Pod, spec: {containers: {name: a}}}]\n"))
 	f.Add([]byte("kind: ResourceList\nitems:\n- &a {kind: Pod}\n- *a\n"))
+	for _, seed := range shapeSeeds {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		done := make(chan string, 1)
 		go func() { done <- checkRun(in) }()
@@ -51,8 +54,11 @@ func checkRun(in []byte) string {
 	switch {
 	case err == nil:
 		o, perr := krmtest.Split(out.Bytes())
+		if perr == nil {
+			perr = krmtest.Strict(out.Bytes())
+		}
 		if perr != nil {
-			return fmt.Sprintf("success with output that does not parse: %v\n%s", perr, out.String())
+			return fmt.Sprintf("success with output that does not parse strictly: %v\n%s", perr, out.String())
 		}
 		doc, _ := transformer.ParseResourceList(in)
 		want := 0
@@ -73,4 +79,17 @@ func checkRun(in []byte) string {
 		}
 	}
 	return ""
+}
+
+// shapeSeeds are ResourceLists with YAML shapes that once came out wrong:
+// aliases of the app container's anchors on the sidecar, merge keys, a
+// duplicate key, anchors across items, and comment layouts of vendors'
+// examples (comment blocks between blank lines, commented-out entries,
+// comments at the end of a list and of an item).
+var shapeSeeds = []string{
+	"kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n      env: &e [{name: A}]\n      resources: &r {requests: {cpu: 1m}}\n    - {name: linkerd-proxy, env: *e, resources: *r}\n",
+	"kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - &b {name: app, image: x}\n    - <<: *b\n      name: linkerd-proxy\n    - <<: [{name: c}, *b]\n",
+	"kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    terminationGracePeriodSeconds: 1\n    containers: [{name: app}, {name: linkerd-proxy}]\n    terminationGracePeriodSeconds: 2\n",
+	"kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a}\n  spec:\n    containers: [{name: app, env: &e [{name: A}]}, {name: linkerd-proxy}]\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: b}\n  spec:\n    containers: [{name: b, env: *e}]\n",
+	"kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n    - name: linkerd-proxy\n      env:\n      - name: A\n        value: \"1\"\n\n      # why\n\n      # - name: B\n      #   value: \"2\"\n\n      # next\n      - name: C\n        value: \"3\"\n      # end of the list\n    # end of the containers\n  # end of the item\n",
 }

@@ -7,11 +7,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/cloudsql"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/grace"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/native"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/ordered"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
@@ -23,7 +23,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 	s := &t.Config.Spec
 	sleepAction := s.Version().AtLeast(config.SleepActionMinor)
 	sidecarNames := names(sidecars)
-	filters := []kio.Filter{ordered.MoveFirst{Names: sidecarNames, Log: log}}
+	filters := append(cloudSQL(w, spec, sidecars, false, log), ordered.MoveFirst{Names: sidecarNames, Log: log})
 	for _, sc := range sidecars {
 		filters = append(filters,
 			ordered.WaitForReady{Container: sc.Name, Command: sc.waitCommand, ExistingHooks: s.ExistingHooks, Log: log},
@@ -41,21 +41,43 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 
 // nativeFilters returns the native-mode edits for the sidecars found in
 // either container list.
-func (t *Transformer) nativeFilters(spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
 	floor := max(longestExit(sidecars), longestExit(injected))
+	filters := cloudSQL(w, spec, sidecars, true, log)
 	for _, sc := range sidecars {
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
-			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.preset.StartupProbe, WaitCommand: sc.waitCommand,
+			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.defaultProbe, WaitCommand: sc.waitCommand,
 			PreStop: sc.nativePreStop,
 		})
-		c := podspec.Find(spec, podspec.Containers, sc.Name)
-		if c == nil {
-			c = podspec.Find(spec, podspec.InitContainers, sc.Name)
-		}
-		warnArgs(c, sc, true, log)
 	}
-	return append([]kio.Filter{convert}, t.drainAndGrace(append(names(sidecars), names(injected)...), p, floor, log)...)
+	filters = append(filters, convert)
+	return append(filters, t.drainAndGrace(append(names(sidecars), names(injected)...), p, floor, log)...)
+}
+
+// cloudSQL fits each Cloud SQL Auth Proxy sidecar's wait command (ordered)
+// or startup probe (native) to the proxy's own settings, and returns the
+// filters that switch its health endpoints on.
+func cloudSQL(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, nativeMode bool, log *report.Log) []kio.Filter {
+	var filters []kio.Filter
+	for i := range sidecars {
+		sc := &sidecars[i]
+		if sc.preset.Name != preset.CloudSQLProxy {
+			continue
+		}
+		s := cloudsql.Sidecar{Name: sc.Name, Native: nativeMode, StartupProbe: configProbe(sc.StartupProbe), Log: log,
+			Require: sc.CloudSQLProxy != nil && sc.CloudSQLProxy.HealthCheck == config.HealthCheckRequire}
+		if sc.WaitForReady != nil {
+			s.WaitForReady = sc.WaitForReady.Command
+		}
+		r := s.Resolve(spec, strings.Join(w.SpecPath, "."))
+		if !nativeMode {
+			sc.waitCommand = r.WaitCommand
+		}
+		sc.defaultProbe = r.StartupProbe
+		filters = append(filters, r.Filters...)
+	}
+	return filters
 }
 
 // configProbe returns the config's startupProbe when it has a handler; an
@@ -81,7 +103,7 @@ func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, log 
 func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) {
 	for i, sc := range sidecars {
 		switch {
-		case len(sc.waitCommand) == 0:
+		case len(sc.waitCommand) == 0 && sc.preset.Name != preset.CloudSQLProxy: // package cloudsql reports its own
 			log.Warn("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
 		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
 			log.Warn("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
@@ -91,7 +113,6 @@ func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan,
 				log.Warn("%s starts before %s but would exit earlier (waitBeforeExit %s < %s)", sc.Name, later.Name, sc.waitBeforeExit, later.waitBeforeExit)
 			}
 		}
-		warnArgs(podspec.Find(spec, podspec.Containers, sc.Name), sc, false, log)
 	}
 	warnJob(w, p, log)
 }
@@ -101,33 +122,4 @@ func warnJob(w *workload.Workload, p plan, log *report.Log) {
 	if w.IsJob() && p.mode != config.ModeNative {
 		log.Warn("%s in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete", w.Kind)
 	}
-}
-
-// warnArgs reports flags the preset's wait command or probe need on the sidecar.
-func warnArgs(c *yaml.RNode, sc sidecarPlan, nativeMode bool, log *report.Log) {
-	if c == nil || sc.preset.Name != preset.CloudSQLProxy {
-		return
-	}
-	if !containerHasArg(c, "--health-check") {
-		log.Warn("%s has no --health-check flag: its wait command and startup probe need the proxy's health endpoints", sc.Name)
-	}
-	if nativeMode && configProbe(sc.StartupProbe) == nil && !containerHasArg(c, "--http-address") {
-		log.Warn("%s has no --http-address flag: the proxy serves its health endpoints on localhost only, which kubelet's startupProbe cannot reach; add --http-address=0.0.0.0", sc.Name)
-	}
-}
-
-// containerHasArg reports whether the container's command or args carry the flag.
-func containerHasArg(c *yaml.RNode, flag string) bool {
-	for _, field := range []string{"command", "args"} {
-		seq, err := c.Pipe(yaml.Lookup(field))
-		if err != nil || seq == nil {
-			continue
-		}
-		for _, n := range seq.YNode().Content {
-			if n.Value == flag || strings.HasPrefix(n.Value, flag+"=") || strings.HasPrefix(n.Value, flag+" ") {
-				return true
-			}
-		}
-	}
-	return false
 }

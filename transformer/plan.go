@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
@@ -37,6 +39,8 @@ type sidecarPlan struct {
 	nativePreStop []string
 	// notInjected: the mesh will not inject this sidecar, so there is nothing to annotate for.
 	notInjected bool
+	// defaultProbe is the native-mode probe when the config and the container give none.
+	defaultProbe *corev1.Probe
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
@@ -49,15 +53,20 @@ type plan struct {
 	optedOut []sidecarPlan
 }
 
-// newPlan resolves the config and the workload's override annotations.
-func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
+// newPlan resolves the config and the workload's override annotations. It
+// returns every override annotation that is not valid.
+func newPlan(w *workload.Workload, spec *config.Spec) (plan, []error) {
 	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value}
-	if v, ok := w.Annotation(AnnotationMode); ok {
-		switch m := config.Mode(v); m {
-		case config.ModeOrdered, config.ModeNative, config.ModeAuto:
-			p.mode = m
+	var errs []error
+	if v, meta, ok := w.AnnotationAt(AnnotationMode); ok {
+		switch m := config.Mode(v); {
+		case m != config.ModeOrdered && m != config.ModeNative && m != config.ModeAuto:
+			errs = append(errs, annotationError(meta, AnnotationMode, v, "one of ordered, native, auto"))
+		case m == config.ModeNative && !spec.Version().AtLeast(config.NativeSidecarMinor):
+			errs = append(errs, annotationError(meta, AnnotationMode, v, fmt.Sprintf("ordered or auto: native sidecars need kubernetesVersion >= 1.%d, and spec.kubernetesVersion is %s",
+				config.NativeSidecarMinor, spec.Version())))
 		default:
-			return p, fmt.Errorf("annotation %s: %q is not one of ordered, native, auto", AnnotationMode, v)
+			p.mode = m
 		}
 	}
 	if p.mode == config.ModeAuto {
@@ -66,30 +75,22 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 			p.mode = config.ModeNative
 		}
 	}
-	if p.mode == config.ModeNative && !spec.Version().AtLeast(config.NativeSidecarMinor) {
-		return p, fmt.Errorf("native sidecars need kubernetesVersion >= 1.%d, got %s (mode from annotation %s)",
-			config.NativeSidecarMinor, spec.Version(), AnnotationMode)
+	margin := spec.TerminationGracePeriod.Margin.Value
+	drain, hasDrainOverride, err := delayAnnotation(w, AnnotationAppDrainDelay, margin)
+	if err != nil {
+		errs = append(errs, err)
 	}
-	if v, ok := w.Annotation(AnnotationAppDrainDelay); ok {
-		d, err := config.ParseDuration(v)
-		if err != nil {
-			return p, fmt.Errorf("annotation %s: %v", AnnotationAppDrainDelay, err)
-		}
-		p.drainDelay = d
+	if hasDrainOverride {
+		p.drainDelay = drain
 	}
-	exitOverride, hasExitOverride := w.Annotation(AnnotationWaitBeforeExit)
-	var exit time.Duration
-	if hasExitOverride && exitOverride != config.Auto {
-		d, err := config.ParseDuration(exitOverride)
-		if err != nil {
-			return p, fmt.Errorf("annotation %s: %v", AnnotationWaitBeforeExit, err)
-		}
-		exit = d
+	exit, exitAuto, hasExitOverride, err := exitAnnotation(w, margin)
+	if err != nil {
+		errs = append(errs, err)
 	}
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
-		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, waitBeforeExit: sc.WaitBeforeExit.Value,
-			nativePreStop: pr.NativePreStop, autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: notInjected(w, pr.Name)}
+		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStop, autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: notInjected(w, pr.Name)}
 		if optedOut(w, pr.Name, p.mode) {
 			p.optedOut = append(p.optedOut, sp)
 			continue
@@ -101,11 +102,25 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, error) {
 			sp.waitCommand = sc.WaitForReady.Command
 		}
 		if hasExitOverride {
-			sp.waitBeforeExit, sp.autoExit = exit, exitOverride == config.Auto
+			sp.waitBeforeExit, sp.autoExit = exit, exitAuto
 		}
 		p.sidecars = append(p.sidecars, sp)
 	}
-	return p, nil
+	return p, errs
+}
+
+// delayAnnotation reads a delay override: a duration of at most
+// config.MaxDelay, also with the margin added. An error names the annotation.
+func delayAnnotation(w *workload.Workload, key string, margin time.Duration) (time.Duration, bool, error) {
+	v, meta, ok := w.AnnotationAt(key)
+	if !ok {
+		return 0, false, nil
+	}
+	d, err := config.ParseDelay(v, margin)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %v", annotationPath(meta, key), err)
+	}
+	return d, true, nil
 }
 
 // istioStatusPort is Istio's pod annotation for its agent's port, which the

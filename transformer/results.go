@@ -12,6 +12,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // Summary counts the outcomes of a run for the closing result.
@@ -153,12 +154,18 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 	}
 	action := t.Config.Spec.Action
 	out := make([]*yaml.RNode, len(items))
+	for i, r := range edited {
+		out[i] = r.Node
+	}
+	if i, err := yamlshape.KeepAliases(items, out); err != nil {
+		edited[i].Log.Fail("%v", err)
+		edited[i].Outcome, failed = Failed, true
+	}
 	var results fn.Results
 	var sum Summary
 	var lb budget.Collector
 	for i, r := range edited {
 		lb.Add(t.Fact(r.Node, r.Outcome))
-		out[i] = r.Node
 		if failed || action == config.ActionValidate {
 			out[i] = items[i]
 		}

@@ -56,6 +56,9 @@ func TestRunConfigErrors(t *testing.T) {
 		{"wrong apiVersion", "apiVersion: fn.sidecar-lifecycle.dev/v2\nkind: SidecarLifecycle\n", "functionConfig"},
 		{"bad duration", "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {app: {drainDelay: later}}\n", "spec.app.drainDelay"},
 		{"ConfigMap bad mode", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {mode: fast}\n", "data.mode"},
+		{"duplicate key", "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  mode: native\n  sidecars: [{preset: linkerd, waitBeforeExit: 5s, waitBeforeExit: 50s}]\n", "spec.sidecars[0]"},
+		{"duplicate top-level key", "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {mode: native}\nspec: {mode: ordered}\n", "functionConfig"},
+		{"ConfigMap duplicate key", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  preset: linkerd\n  preset: istio\n", "data"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rl, err := krmtest.ResourceList([]byte(items), []byte(tc.config))
@@ -74,6 +77,9 @@ func TestRunConfigErrors(t *testing.T) {
 			results, _ := krmtest.ResultsYAML(o)
 			if !strings.Contains(string(results), "path: "+tc.path) || !strings.Contains(string(results), "severity: error") {
 				t.Errorf("results do not name %s:\n%s", tc.path, results)
+			}
+			if strings.HasPrefix(tc.name, "duplicate") && !strings.Contains(string(results), "duplicate key") {
+				t.Errorf("results do not say duplicate key:\n%s", results)
 			}
 			for _, e := range krmtest.Check(rl, out.Bytes()) {
 				t.Error(e)

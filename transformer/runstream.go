@@ -75,7 +75,9 @@ type itemOutput struct {
 // came in: the first pass then stops and a second one encodes the input
 // items, with the results the whole-list path gives on failure. The
 // collector's target is raised while it runs (see stream.TuneGC). The
-// warnings and errors are added to diags.
+// warnings and errors are added to diags. A spool that cannot move to its
+// temporary file is an error, with nothing written: the whole-list path
+// would hold everything in memory.
 func runStream(in *stream.Input, w io.Writer, diags *[]Diagnostic) (done bool, err error) {
 	l := in.Layout
 	if l == nil {
@@ -119,6 +121,10 @@ func runStream(in *stream.Input, w io.Writer, diags *[]Diagnostic) (done bool, e
 	if failed {
 		out, err = s.pass(true)
 	}
+	var spoolErr *stream.SpoolError
+	if errors.As(err, &spoolErr) {
+		return true, err // the whole-list path would need all of it in memory
+	}
 	if err != nil {
 		return false, nil
 	}
@@ -139,7 +145,7 @@ func runStream(in *stream.Input, w io.Writer, diags *[]Diagnostic) (done bool, e
 	}
 	out.results.Write(text)
 	if err := out.results.Flush(); err != nil {
-		return false, nil
+		return true, err
 	}
 	done = true
 	list := stream.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
@@ -151,8 +157,9 @@ func runStream(in *stream.Input, w io.Writer, diags *[]Diagnostic) (done bool, e
 }
 
 // splitAgrees reports whether the parser finds the skeleton's items key, and
-// the key after it, on the lines where the splitter put them: then the
-// items the splitter cut out are exactly the items of the list.
+// the key after it, on the lines where the splitter put them (in JSON: one
+// items key, with an empty list): then the items the splitter cut out are
+// exactly the items of the list.
 func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 	c := doc.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
@@ -160,6 +167,9 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 			continue
 		}
 		key, value := c[i], c[i+1]
+		if l.JSON {
+			return value.Kind == yaml.SequenceNode && len(value.Content) == 0
+		}
 		if key.Line != l.ItemsLine || key.Column != 1 || key.Kind != yaml.ScalarNode ||
 			value.Kind != yaml.SequenceNode || len(value.Content) != 0 {
 			return false
@@ -176,11 +186,7 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 func (s *streamRun) noteNamespaces() error {
 	marked := s.in.Layout.Marked
 	return stream.Map(len(marked), 64, func(i int) (*yaml.RNode, error) {
-		text, err := s.in.Item(marked[i])
-		if err != nil {
-			return nil, err
-		}
-		return stream.ParseItem(text)
+		return s.in.ParseItem(marked[i])
 	}, func(_ int, item *yaml.RNode) error {
 		s.t.NoteNamespace(item)
 		return nil
@@ -198,8 +204,12 @@ func (s *streamRun) pass(failed bool) (*pass, error) {
 		if o.outcome == Failed && !failed {
 			return errFailed
 		}
-		p.items.Write(o.text)
-		p.results.Write(o.results)
+		if _, err := p.items.Write(o.text); err != nil {
+			return err
+		}
+		if _, err := p.results.Write(o.results); err != nil {
+			return err
+		}
 		p.summary.AddItem(ItemResult{Outcome: o.outcome, Annotated: o.annotated})
 		p.budget.Add(o.fact)
 		p.diagnostics = append(p.diagnostics, o.diagnostics...)
@@ -218,11 +228,7 @@ func (s *streamRun) pass(failed bool) (*pass, error) {
 
 // item parses, edits and encodes item i, as Transform and write do.
 func (s *streamRun) item(i int, failed bool) (itemOutput, error) {
-	text, err := s.in.Item(i)
-	if err != nil {
-		return itemOutput{}, err
-	}
-	item, err := stream.ParseItem(text)
+	item, err := s.in.ParseItem(i)
 	if err != nil {
 		return itemOutput{}, err
 	}

@@ -2,6 +2,7 @@ package transformer_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
@@ -20,11 +23,15 @@ import (
 // compareRuns runs the whole-list path, the streaming path alone, and Run on
 // in. The streaming path must write the same bytes and return the same error
 // as the whole-list path whenever it takes the input; Run must always match
-// the whole-list path. It returns whether the streaming path took the input,
-// and describes the first difference.
+// the whole-list path, whose output must be strict YAML when it succeeds.
+// It returns whether the streaming path took the input, and describes the
+// first difference.
 func compareRuns(in []byte) (streamed bool, problem string) {
 	var whole, streaming, def bytes.Buffer
 	wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
+	if err := krmtest.Strict(whole.Bytes()); wholeErr == nil && err != nil {
+		return false, fmt.Sprintf("the whole-list path succeeded with %v:\n%s", err, whole.Bytes())
+	}
 	streamed, why, streamErr := transformer.RunStreamOnly(bytes.NewReader(in), &streaming)
 	defErr := transformer.Run(bytes.NewReader(in), &def)
 	if streamed {
@@ -172,11 +179,10 @@ func corpusLists(t testing.TB, workloads int) []differential {
 	}
 }
 
-// layouts rewrites a ResourceList written by kio.ByteWriter into the other
-// layouts the streaming path takes: the functionConfig first, the items
-// indented under their key, blank lines between items.
-func layouts(d differential) []differential {
-	in := string(d.in)
+// splitList cuts a ResourceList written by kio.ByteWriter (items at column
+// 0, first or after the header) into the text before its items key, its
+// items, and the text after them.
+func splitList(in string) (head, items, tail string, ok bool) {
 	start := strings.Index(in, "items:\n") + len("items:\n")
 	end := strings.Index(in, "\nfunctionConfig:\n") + 1
 	if start < len("items:\n") || end <= 0 {
@@ -186,9 +192,19 @@ func layouts(d differential) []differential {
 		}
 	}
 	if start < len("items:\n") || end < start {
+		return "", "", "", false
+	}
+	return in[:start-len("items:\n")], in[start:end], in[end:], true
+}
+
+// layouts rewrites a ResourceList written by kio.ByteWriter into the other
+// layouts the streaming path takes: the functionConfig first, the items
+// indented under their key, blank lines between items.
+func layouts(d differential) []differential {
+	head, items, tail, ok := splitList(string(d.in))
+	if !ok {
 		return nil
 	}
-	head, items, tail := in[:start-len("items:\n")], in[start:end], in[end:]
 	var indented, spaced strings.Builder
 	for _, line := range strings.SplitAfter(items, "\n") {
 		if line != "" && line != "\n" {
@@ -210,6 +226,63 @@ func layouts(d differential) []differential {
 	return out
 }
 
+// shapes rewrites a ResourceList written by kio.ByteWriter into the input
+// forms the streaming path takes with the same bounded memory: CRLF line
+// breaks, a byte order mark, a document start marker, comments and blank
+// lines before, between and after the items, and JSON, pretty-printed and on
+// one line.
+func shapes(t testing.TB, d differential) []differential {
+	in := string(d.in)
+	out := []differential{
+		{d.name + "/crlf", []byte(strings.ReplaceAll(in, "\n", "\r\n")), d.mustStream, false},
+		{d.name + "/bom", []byte("\ufeff" + in), d.mustStream, false},
+		{d.name + "/document-start", []byte("# a comment\n---\n" + in), d.mustStream, false},
+	}
+	if head, items, tail, ok := splitList(in); ok {
+		var commented strings.Builder
+		n := 0
+		for _, line := range strings.SplitAfter(items, "\n") {
+			if strings.HasPrefix(line, "- ") {
+				if n%2 == 1 {
+					commented.WriteString("\n")
+				}
+				fmt.Fprintf(&commented, "# item %d\n", n)
+				if n%3 == 2 {
+					commented.WriteString("#\n\n")
+				}
+				n++
+			}
+			commented.WriteString(line)
+		}
+		commented.WriteString("# after the last item\n\n")
+		text := head + "items:\n" + commented.String() + tail
+		out = append(out,
+			differential{d.name + "/comments", []byte(text), d.mustStream, false},
+			differential{d.name + "/comments-crlf-bom", []byte("\ufeff" + strings.ReplaceAll(text, "\n", "\r\n")), d.mustStream, false})
+	}
+	node, err := yaml.Parse(in)
+	if err != nil {
+		t.Fatalf("%s: %v", d.name, err)
+	}
+	oneLine, err := node.MarshalJSON()
+	if err != nil {
+		return out // JSON cannot hold it: duplicate keys
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, oneLine, "", "  "); err != nil {
+		t.Fatalf("%s: %v", d.name, err)
+	}
+	var tabs bytes.Buffer
+	if err := json.Indent(&tabs, oneLine, "", "\t"); err != nil {
+		t.Fatalf("%s: %v", d.name, err)
+	}
+	return append(out,
+		differential{d.name + "/json", oneLine, d.mustStream, false},
+		differential{d.name + "/json-pretty", pretty.Bytes(), d.mustStream, false},
+		differential{d.name + "/json-tabs", tabs.Bytes(), d.mustStream, false},
+		differential{d.name + "/json-pretty-crlf-bom", []byte("\ufeff" + strings.ReplaceAll(pretty.String(), "\n", "\r\n")), d.mustStream, false})
+}
+
 // TestStreamMatchesWholeList is the differential test: for every golden
 // case, every example, the lists kustomize and kpt sent for the examples, a
 // generated corpus under several configs, and other layouts of each, the streaming path writes the same bytes and returns the
@@ -227,8 +300,10 @@ func TestStreamMatchesWholeList(t *testing.T) {
 	cases = append(cases, generated[0])
 	for _, d := range cases[:len(cases):len(cases)] {
 		cases = append(cases, layouts(d)...)
+		cases = append(cases, shapes(t, d)...)
 	}
 	cases = append(cases, generated[1:]...)
+	cases = append(cases, shapes(t, generated[1])...) // Namespaces marked in every form
 	cases = append(cases, declinedLists()...)
 	for _, d := range cases {
 		t.Run(d.name, func(t *testing.T) {
@@ -248,7 +323,7 @@ func TestStreamMatchesWholeList(t *testing.T) {
 					t.Errorf("Run = %v, want error results", err)
 				}
 			}
-			if d.name == "corpus/namespace-skip" {
+			if strings.HasPrefix(d.name, "corpus/namespace-skip") {
 				var out bytes.Buffer
 				if err := transformer.Run(bytes.NewReader(d.in), &out); err != nil || strings.Contains(out.String(), ", skipped 0\n") {
 					t.Errorf("the skipped Namespace's workloads were not skipped (%v)", err)
@@ -262,24 +337,38 @@ func TestStreamMatchesWholeList(t *testing.T) {
 // the output is still the same.
 func declinedLists() []differential {
 	const pod = "apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"
+	const jsonPod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "app"}, {"name": "linkerd-proxy"}]}}`
 	var out []differential
 	for name, in := range map[string]string{
-		"flow-items":          "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
-		"crlf":                "kind: ResourceList\r\nitems:\r\n- " + strings.ReplaceAll(pod, "\n", "\r\n"),
-		"tab":                 "kind: ResourceList\nitems:\n- " + pod + "  #\tcomment\n",
-		"comment-between":     "kind: ResourceList\nitems:\n- " + pod + "# between\n- " + pod,
-		"comment-at-end":      "kind: ResourceList\nitems:\n- " + pod + "  # trailing\nfunctionConfig: {}\n",
-		"document-marker":     "---\nkind: ResourceList\nitems:\n- " + pod,
-		"alias-across-items":  "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
-		"anchor-across-items": "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
-		"json":                `{"kind": "ResourceList", "items": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "app"}, {"name": "linkerd-proxy"}]}}]}`,
-		"odd-indentation":     "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
-		"two-items-keys":      "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
-		"quoted-items-key":    "kind: ResourceList\n\"items\":\n- " + pod,
-		"not-a-list":          "kind: ConfigMap\nitems:\n- " + pod,
-		"bad-yaml":            "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
-		"scalar-item":         "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
-		"quote-across-items":  "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
+		"flow-items":                  "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
+		"lone-cr":                     "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
+		"bom-inside":                  "kind: ResourceList\n\ufeffitems:\n- " + pod,
+		"tab":                         "kind: ResourceList\nitems:\n- " + pod + "  #\tcomment\n",
+		"comment-in-item-at-column-0": "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\n# inside\n", 1) + "- " + pod,
+		"comment-after-flow-item":     "kind: ResourceList\nitems:\n- {kind: Pod, metadata: {name: q}}\n# between\n- " + pod,
+		"comment-after-keep-chomping": "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + pod,
+		"comment-at-end":              "kind: ResourceList\nitems:\n- " + pod + "  # trailing\nfunctionConfig: {}\n",
+		"document-marker":             "kind: ResourceList\n---\nitems:\n- " + pod,
+		"document-end":                "kind: ResourceList\nitems:\n- " + pod + "...\n",
+		"alias-across-items":          "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
+		"anchor-across-items":         "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
+		"odd-indentation":             "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
+		"two-items-keys":              "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
+		"quoted-items-key":            "kind: ResourceList\n\"items\":\n- " + pod,
+		"not-a-list":                  "kind: ConfigMap\nitems:\n- " + pod,
+		"bad-yaml":                    "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
+		"scalar-item":                 "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
+		"quote-across-items":          "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
+		"json-escaped-items-key":      `{"kind": "ResourceList", "\u0069tems": [` + jsonPod + `]}`,
+		"json-two-items-keys":         `{"kind": "ResourceList", "items": [` + jsonPod + `], "items": [` + jsonPod + `]}`,
+		"json-comment":                "{\"kind\": \"ResourceList\", # a comment\n\"items\": [" + jsonPod + "]}",
+		"json-trailing-comma":         `{"kind": "ResourceList", "items": [` + jsonPod + `,]}`,
+		"json-scalar-item":            `{"kind": "ResourceList", "items": [` + jsonPod + `, "text"]}`,
+		"json-yaml-flow":              `{kind: ResourceList, items: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]}`,
+		"json-unbalanced":             `{"kind": "ResourceList", "items": [{"kind": "Pod"]}]}`,
+		"json-not-done":               `{"kind": "ResourceList", "items": [` + jsonPod + `]`,
+		"json-more-after":             `{"kind": "ResourceList", "items": [` + jsonPod + `]} {}`,
+		"json-control-character":      `{"kind": "ResourceList", "items": [{"kind": "Pod", "metadata": {"name": "a` + "\t" + `b"}}]}`,
 	} {
 		out = append(out, differential{name: "declined/" + name, in: []byte(in), mustDecline: true})
 	}
@@ -297,14 +386,22 @@ func FuzzStreamMatchesWholeList(f *testing.F) {
 	}
 	for _, d := range corpusLists(f, 3)[:3] {
 		f.Add(d.in, false)
+		for _, shape := range shapes(f, d) {
+			f.Add(shape.in, false)
+		}
 	}
 	for _, d := range declinedLists() {
 		f.Add(d.in, false)
+	}
+	for _, seed := range shapeSeeds {
+		f.Add([]byte(seed), false)
 	}
 	f.Add([]byte("- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: a\n    annotations: {sidecar-lifecycle.dev/skip: \"true\"}\n"+
 		"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p, namespace: a}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"), true)
 	f.Add([]byte("- # head\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p, annotations: {}}\n  spec:\n    containers:\n    - name: app # line\n    # foot\n    - name: linkerd-proxy\n\n- kind: Service\n"), true)
 	f.Add([]byte("- kind: ConfigMap\n  data:\n    script: |+\n      echo\n\n- kind: Pod\n  spec: {containers: [{name: linkerd-proxy}]}\n"), true)
+	f.Add([]byte("# first\n- kind: Pod\n  spec: {containers: [{name: app}, {name: linkerd-proxy}]}\n\n# between\n#\n\n- # head\n  kind: Service\n# after\n\n"), true)
+	f.Add([]byte("- kind: Pod\r\n  spec:\r\n    containers: [{name: app}, {name: linkerd-proxy}] # line\r\n# between\r\n- kind: Service\r\n"), true)
 	f.Add([]byte("- kind: Pod\n  metadata: {name: \"Name\\\n    space\"}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"), true)
 	f.Fuzz(func(t *testing.T, in []byte, asItems bool) {
 		if asItems {
@@ -354,6 +451,87 @@ func TestStreamThroughFiles(t *testing.T) {
 			fileErr := transformer.Run(f, &fromFile)
 			wholeErr := transformer.RunWholeList(bytes.NewReader(d.in), &whole)
 			if p := sameRun("Run from a file", fromFile.Bytes(), fileErr, whole.Bytes(), wholeErr); p != "" {
+				t.Fatal(p)
+			}
+		})
+	}
+}
+
+// TestUnusableTempDir: with a temporary directory the streaming path cannot
+// use, a list larger than its memory limit is a one-line error naming the
+// directory, with nothing written, whether stdin is a pipe (the input
+// spools) or a regular file (only the output spools); never a silent switch
+// to the whole-list path, which holds everything in memory. A read-only
+// directory is an error too, unless this user may write to it anyway (root).
+func TestUnusableTempDir(t *testing.T) {
+	defer transformer.SetSpoolLimit(4 << 10)()
+	in := corpusLists(t, 40)[0].in
+	listFile := filepath.Join(t.TempDir(), "list.yaml")
+	if err := os.WriteFile(listFile, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := filepath.Join(t.TempDir(), "read-only")
+	if err := os.Mkdir(readOnly, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	probe, err := os.CreateTemp(readOnly, "probe-")
+	writable := err == nil
+	if writable {
+		probe.Close()
+		os.Remove(probe.Name())
+	}
+	for _, dir := range []struct {
+		name, path string
+		usable     bool
+	}{
+		{"missing", filepath.Join(t.TempDir(), "missing"), false},
+		{"read-only", readOnly, writable},
+	} {
+		for _, stdin := range []string{"pipe", "file"} {
+			t.Run(dir.name+"/"+stdin, func(t *testing.T) {
+				t.Setenv("TMPDIR", dir.path)
+				var r io.Reader = bytes.NewReader(in)
+				if stdin == "file" {
+					f, err := os.Open(listFile)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer f.Close()
+					r = f
+				}
+				var out, whole bytes.Buffer
+				err := transformer.Run(r, &out)
+				if dir.usable {
+					wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
+					if p := sameRun("Run", out.Bytes(), err, whole.Bytes(), wholeErr); p != "" {
+						t.Fatal(p)
+					}
+					return
+				}
+				if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("temporary directory %q", dir.path)) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("Run = %v, want one line naming %q", err, dir.path)
+				}
+				if out.Len() > 0 {
+					t.Errorf("%d bytes written", out.Len())
+				}
+			})
+		}
+	}
+}
+
+// TestCRLFReadsAsLF: a list with CRLF line breaks gives the output of the
+// same list with LF, on both paths: the parser alone attaches some comments
+// elsewhere when lines end in CRLF.
+func TestCRLFReadsAsLF(t *testing.T) {
+	cases := append(goldenLists(t), corpusLists(t, 20)[0])
+	cases = append(cases, toolLists(t)...)
+	for _, d := range cases {
+		t.Run(d.name, func(t *testing.T) {
+			crlf := bytes.ReplaceAll(d.in, []byte("\n"), []byte("\r\n"))
+			var lfOut, crlfOut bytes.Buffer
+			lfErr := transformer.RunWholeList(bytes.NewReader(d.in), &lfOut)
+			crlfErr := transformer.RunWholeList(bytes.NewReader(crlf), &crlfOut)
+			if p := sameRun("the whole-list path on CRLF", crlfOut.Bytes(), crlfErr, lfOut.Bytes(), lfErr); p != "" {
 				t.Fatal(p)
 			}
 		})

@@ -13,9 +13,11 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/distroless"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // Outcome says what happened to one workload.
@@ -42,7 +44,8 @@ const (
 
 // ItemResult is the edit of one item: the node to write and what was done.
 type ItemResult struct {
-	// Node is the edited copy, or the input node when nothing changed.
+	// Node is the edited copy, or the input node when nothing changed (a
+	// copy when its comments had to be placed to read back the same).
 	Node *yaml.RNode
 	// Outcome says what was done.
 	Outcome Outcome
@@ -67,28 +70,76 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 
 // NoteNamespace records a Namespace item annotated to skip its workloads.
 func (t *Transformer) NoteNamespace(item *yaml.RNode) {
-	if item.GetKind() == "Namespace" && item.GetApiVersion() == "v1" && item.GetAnnotations()[AnnotationSkip] == "true" {
+	if isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
 		t.SkipNamespaces[item.GetName()] = true
 	}
 }
 
 // Item edits one item. It never edits the input node: changes are made on a
 // copy, which is returned only when something changed and nothing failed.
+// A duplicate key anywhere in the item is an error. A workload with
+// anchors, aliases or merge keys is read, edited and written expanded (see
+// yamlshape.Expand); one left as it was keeps them. Either is returned with
+// its comments where they read back the same (see yamlshape.Stable).
 func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+	work, shape, err := t.prepare(item)
+	if err != nil {
+		res := ItemResult{Node: item, Outcome: Failed}
+		res.Log.Fail("%v", err)
+		return res
+	}
+	res := t.item(work)
+	if res.Node == work {
+		res.Node = item
+	}
+	if !shape.Unsettled {
+		return res // the edits write no comment and no folded scalar
+	}
+	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
+		res.Node = yaml.NewRNode(stable)
+	}
+	return res
+}
+
+// prepare checks an item for duplicate keys and aliases that expand beyond
+// bounds; a workload with anchors, aliases or merge keys is returned
+// expanded, to be read and edited.
+func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, error) {
+	shape, err := yamlshape.Walk(item.YNode())
+	if err != nil || !shape.Anchored {
+		return item, shape, err
+	}
+	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); !ok {
+		return item, shape, yamlshape.CheckSize(item.YNode())
+	}
+	expanded, err := yamlshape.Expand(item.YNode())
+	if err != nil {
+		return item, shape, err
+	}
+	return yaml.NewRNode(expanded), shape, nil
+}
+
+// item edits one item that prepare returned.
+func (t *Transformer) item(item *yaml.RNode) ItemResult {
+	if errs := namespaceErrors(item); len(errs) > 0 {
+		return failed(item, errs)
+	}
 	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return ItemResult{Node: item}
 	}
-	if v, _ := w.Annotation(AnnotationSkip); v == "true" || t.SkipNamespaces[w.Namespace] {
+	skip, errs := checkWorkload(w, t.SkipNamespaces[w.Namespace])
+	if len(errs) > 0 {
+		return failed(item, errs)
+	}
+	if skip {
 		return ItemResult{Node: item, Outcome: Skipped}
 	}
-	res := ItemResult{Node: item}
-	p, err := newPlan(w, &t.Config.Spec)
-	if err != nil {
-		res.Log.Fail("%v", err)
-		res.Outcome = Failed
-		return res
+	p, planErrs := newPlan(w, &t.Config.Spec)
+	if len(planErrs) > 0 {
+		return failed(item, planErrs)
 	}
+	res := ItemResult{Node: item}
 	copied := *w
 	copied.Node = item.Copy()
 	outcome, annotated, err := t.edit(&copied, p, &res.Log)
@@ -108,19 +159,22 @@ func (t *Transformer) Item(item *yaml.RNode) ItemResult {
 	return res
 }
 
+// failed is the result of an item that fails with the errors, unchanged.
+func failed[E any](item *yaml.RNode, errs []E) ItemResult {
+	res := ItemResult{Node: item, Outcome: Failed}
+	for _, e := range errs {
+		res.Log.Fail("%v", e)
+	}
+	return res
+}
+
 // edit runs the filters of the workload's mode on its pod spec, and the
 // mesh annotations for sidecars the mesh injects at admission. It reports
 // the outcome and whether mesh annotations changed.
 func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, bool, error) {
 	spec, err := w.PodSpec()
-	if err != nil || spec == nil {
-		return Untouched, false, err
-	}
-	if spec.YNode().Kind != yaml.MappingNode {
-		return Untouched, false, fmt.Errorf("%s is not a mapping", strings.Join(w.SpecPath, "."))
-	}
-	if err := podspec.CheckNames(spec); err != nil {
-		return Untouched, false, err
+	if err != nil || yaml.IsMissingOrNull(spec) {
+		return Untouched, false, err // checkWorkload has checked the pod spec's shape
 	}
 	found, injected := t.sort(spec, p, log)
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
@@ -135,7 +189,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	case len(found) > 0 && noApplication(spec, p):
 		return Skipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(spec, found, injected, p, log), Adjusted
+		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), Adjusted
 		if toConvert(spec, found) {
 			outcome = Converted
 		}
@@ -146,6 +200,10 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 		// the grace period still covers the proxy's exit delay.
 		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), Annotated
 		warnJob(w, p, log)
+	}
+	if len(filters) > 0 {
+		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."),
+			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
 	}
 	if err := run(filters, spec); err != nil {
 		return Untouched, false, err

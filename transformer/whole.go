@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
 // runWhole is the whole-list path: it parses the ResourceList into one node
@@ -85,12 +86,13 @@ func write(w io.Writer, rl *fn.ResourceList) error {
 // ParseResourceList parses the input and returns its ResourceList mapping. It
 // returns a one-line error unless the input is one YAML document that is a
 // ResourceList whose items are mappings (with a mapping for metadata) and
-// whose functionConfig, if any, is a mapping.
+// whose functionConfig, if any, is a mapping. CRLF line breaks are read as
+// LF (see stream.LF).
 func ParseResourceList(in []byte) (*yaml.RNode, error) {
 	if len(bytes.TrimSpace(in)) == 0 {
 		return nil, errors.New("no input: expected a ResourceList on stdin")
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(in))
+	dec := yaml.NewDecoder(bytes.NewReader(stream.LF(in)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("input is not valid YAML: %v", firstLine(err.Error()))

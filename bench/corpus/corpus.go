@@ -2,7 +2,8 @@
 // differential tests: meshed workloads with several containers, probes,
 // comments and a Linkerd proxy that is not first, mixed with resources the
 // function does not edit, laid out the way kustomize and kpt write them
-// (items first, then the functionConfig).
+// (items first, then the functionConfig), or the same list with CRLF line
+// breaks, or as JSON.
 package corpus
 
 import (
@@ -10,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // FunctionConfig is the config the generated lists carry: order the Linkerd
@@ -32,24 +35,102 @@ spec:
 func Write(w io.Writer, workloads int) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprint(bw, "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	for i := 0; i < workloads; i++ {
-		if i%50 == 0 {
-			item(bw, namespace(i/50))
-		}
-		item(bw, workload(i))
-		if i%4 == 0 {
-			item(bw, service(i))
-		}
-		if i%10 == 0 {
-			item(bw, configMap(i))
-		}
-	}
+	docs(workloads, func(doc string) error {
+		item(bw, doc)
+		return nil
+	})
 	fmt.Fprint(bw, "functionConfig:\n")
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(FunctionConfig, "\n"), "\n") {
 		bw.WriteString("  " + line)
 	}
 	bw.WriteString("\n")
 	return bw.Flush()
+}
+
+// WriteCRLF writes the list Write writes with CRLF line breaks.
+func WriteCRLF(w io.Writer, workloads int) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := Write(crlfWriter{bw}, workloads); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// crlfWriter writes CRLF for every LF.
+type crlfWriter struct{ w *bufio.Writer }
+
+func (c crlfWriter) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if b == '\n' {
+			c.w.WriteByte('\r')
+		}
+		c.w.WriteByte(b)
+	}
+	return len(p), nil
+}
+
+// WriteJSON writes the list Write writes as JSON on one line, as an
+// orchestrator may send it; it has no comments.
+func WriteJSON(w io.Writer, workloads int) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString(`{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[`)
+	first := true
+	err := docs(workloads, func(doc string) error {
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		return writeJSON(bw, doc)
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString(`],"functionConfig":`)
+	if err := writeJSON(bw, FunctionConfig); err != nil {
+		return err
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// writeJSON writes a YAML document as JSON.
+func writeJSON(w *bufio.Writer, doc string) error {
+	node, err := yaml.Parse(doc)
+	if err != nil {
+		return err
+	}
+	b, err := node.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// docs calls f with every resource of a list of the given number of
+// workloads, in order.
+func docs(workloads int, f func(doc string) error) error {
+	for i := 0; i < workloads; i++ {
+		if i%50 == 0 {
+			if err := f(namespace(i / 50)); err != nil {
+				return err
+			}
+		}
+		if err := f(workload(i)); err != nil {
+			return err
+		}
+		if i%4 == 0 {
+			if err := f(service(i)); err != nil {
+				return err
+			}
+		}
+		if i%10 == 0 {
+			if err := f(configMap(i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // item writes one resource as an entry of the items list: "- " before the

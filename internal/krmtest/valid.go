@@ -62,7 +62,8 @@ func podSpecOf(obj any) *corev1.PodSpec {
 // checks the API server's rules a test can check without a server: unique
 // container names across containers and initContainers, preStop sleep
 // seconds within 1 and the grace period, probes and lifecycle hooks on init
-// containers only with restartPolicy Always. Other kinds pass.
+// containers only with restartPolicy Always, a startupProbe's
+// successThreshold 1. Other kinds pass.
 func Valid(node *yaml.RNode) error {
 	obj, ok := typed(node.GetApiVersion(), node.GetKind())
 	if !ok {
@@ -103,6 +104,9 @@ func validPodSpec(spec *corev1.PodSpec) error {
 		}
 		if !init && c.RestartPolicy != nil {
 			return fmt.Errorf("container %q has a restartPolicy, which only init containers may have", c.Name)
+		}
+		if c.StartupProbe != nil && c.StartupProbe.SuccessThreshold > 1 {
+			return fmt.Errorf("container %q has a startupProbe with successThreshold %d, want 1", c.Name, c.StartupProbe.SuccessThreshold)
 		}
 		if c.Lifecycle == nil {
 			return nil

@@ -8,6 +8,7 @@
 package budget
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -195,7 +196,7 @@ func (p Pod) AutoExit(drainDelay int64) (int64, bool) {
 			longest, found = max(longest, drainDelay), true
 		}
 	}
-	return longest + AutoAllowance, found
+	return min(longest, math.MaxInt64-AutoAllowance) + AutoAllowance, found
 }
 
 // NoDrain says why AutoExit has nothing to read with this drain delay.

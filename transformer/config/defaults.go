@@ -58,6 +58,14 @@ func defaultSidecar(sc *Sidecar) {
 			sc.IfAbsent = IfAbsentAnnotate
 		}
 	}
+	if p.Name == preset.CloudSQLProxy {
+		if sc.CloudSQLProxy == nil {
+			sc.CloudSQLProxy = &CloudSQLProxy{}
+		}
+		if sc.CloudSQLProxy.HealthCheck == "" {
+			sc.CloudSQLProxy.HealthCheck = HealthCheckEnable
+		}
+	}
 	if sc.SleepCommand == nil && p.SleepCommand != nil {
 		sc.SleepCommand = append([]string(nil), p.SleepCommand...)
 	}

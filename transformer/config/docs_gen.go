@@ -5,6 +5,7 @@ package config
 // fieldDocs holds the doc comments of the config fields, for the JSON schema.
 var fieldDocs = map[string]string{
 	"App.DrainDelay":                "drainDelay is a preStop sleep for application containers without a preStop.",
+	"CloudSQLProxy.HealthCheck":     "healthCheck is enable or require: what to do when the proxy's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable).",
 	"Exec.Command":                  "command is the argv of the command.",
 	"PodSpecPath.Group":             "group is the kind's API group.",
 	"PodSpecPath.Kind":              "kind is the workload kind.",
@@ -17,6 +18,7 @@ var fieldDocs = map[string]string{
 	"Selector.Name":                 "name is the name, exact or glob.",
 	"Selector.Namespace":            "namespace is the namespace, exact or glob.",
 	"Selector.Version":              "version is the API version, exact or glob.",
+	"Sidecar.CloudSQLProxy":         "cloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.",
 	"Sidecar.IfAbsent":              "ifAbsent is annotate, skip or fail.",
 	"Sidecar.Name":                  "name is the container name; defaults to the preset's container.",
 	"Sidecar.Preset":                "preset is linkerd, istio, cloud-sql-proxy or none (default none).",

@@ -98,13 +98,13 @@ type DurationOrAuto struct {
 // IsAuto reports whether the value is auto.
 func (d DurationOrAuto) IsAuto() bool { return d.Raw == Auto }
 
-// parseDurationOrAuto parses the value unless it is auto, which leaves Value 0.
-func parseDurationOrAuto(add func(string, string), at string, d *DurationOrAuto) bool {
+// parseDelayOrAuto parses the delay unless it is auto, which leaves Value 0.
+func parseDelayOrAuto(add func(string, string), at string, d *DurationOrAuto, margin time.Duration) bool {
 	if d.IsAuto() {
 		d.Value = 0
 		return true
 	}
-	return parseDuration(add, at, &d.Duration)
+	return parseDelay(add, at, &d.Duration, margin)
 }
 
 // NewDuration returns a set Duration of the given value.

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // ConfigMap keys of the one-sidecar ConfigMap form.
@@ -63,6 +64,13 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 	}
 	if rn.YNode().Kind != yaml.MappingNode {
 		return nil, Errors{{Path: "functionConfig", Message: "must be a mapping"}}
+	}
+	if _, err := yamlshape.Walk(rn.YNode()); err != nil {
+		var dup *yamlshape.DuplicateKeyError
+		if errors.As(err, &dup) && dup.Path != "" {
+			return nil, Errors{{Path: dup.Path, Message: fmt.Sprintf("duplicate key %q: remove one", dup.Key)}}
+		}
+		return nil, Errors{{Path: "functionConfig", Message: err.Error()}}
 	}
 	kind, apiVersion := rn.GetKind(), rn.GetApiVersion()
 	switch {

@@ -323,6 +323,28 @@ func TestLoadConfigMap(t *testing.T) {
 	}
 }
 
+// TestLoadCloudSQLProxyHealthCheck: the Cloud SQL Auth Proxy's health
+// endpoints are switched on unless the config requires them.
+func TestLoadCloudSQLProxyHealthCheck(t *testing.T) {
+	for sidecar, want := range map[string]config.HealthCheck{
+		"{preset: cloud-sql-proxy}":                                        config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {}}":                     config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: require}}": config.HealthCheckRequire,
+	} {
+		cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - " + sidecar + "\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", sidecar, err)
+		}
+		if got := cfg.Spec.Sidecars[0].CloudSQLProxy; got == nil || got.HealthCheck != want {
+			t.Errorf("%s: cloudSQLProxy %+v, want healthCheck %q", sidecar, got, want)
+		}
+	}
+	cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - {preset: linkerd}\n"))
+	if err != nil || cfg.Spec.Sidecars[0].CloudSQLProxy != nil {
+		t.Errorf("linkerd gets cloudSQLProxy %+v (%v), want none", cfg.Spec.Sidecars[0].CloudSQLProxy, err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n"
 	spec := header + "spec:\n"
@@ -362,7 +384,8 @@ func TestLoadErrors(t *testing.T) {
 		{"mapping instead of sidecars", spec + "  sidecars: {}\n", []string{"spec.sidecars"}, []string{"expected a list"}},
 		{"string instead of boolean", spec + "  rolloutOnChange: \"true\"\n", []string{"spec.rolloutOnChange"}, []string{`expected a boolean (true or false), found the string "true"`}},
 		{"list instead of duration", spec + "  sidecars:\n  - name: a\n    waitBeforeExit: [1]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"expected a duration", "found a list of 1 entry"}},
-		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"spec.mode"}, []string{"duplicate field"}},
+		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"spec"}, []string{`duplicate key "mode"`}},
+		{"duplicate key in a list entry", spec + "  sidecars:\n  - {preset: linkerd, preset: istio}\n", []string{"spec.sidecars[0]"}, []string{`duplicate key "preset"`}},
 		{"number instead of string", spec + "  kubernetesVersion: 1.30\n", []string{"spec.kubernetesVersion"}, []string{"expected a string, found the number 1.30: write it in quotes"}},
 		{"probe port of the second sidecar", spec + "  sidecars:\n  - preset: linkerd\n  - name: x\n    startupProbe: {httpGet: {port: [1]}}\n",
 			[]string{"spec.sidecars[1].startupProbe.httpGet.port"}, []string{"expected a port number or name (an integer or a string), found a list of 1 entry"}},
@@ -393,6 +416,10 @@ func TestLoadErrors(t *testing.T) {
 		{"empty sleepCommand entry", spec + "  sidecars: [{name: a, sleepCommand: [/bin/sleep, \"\"]}]\n", []string{"spec.sidecars[0].sleepCommand[1]"}, nil},
 		{"ifAbsent annotate for a preset without annotations", spec + "  sidecars: [{preset: cloud-sql-proxy, ifAbsent: annotate}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"cloud-sql-proxy"}},
 		{"bad ifAbsent", spec + "  sidecars: [{preset: istio, ifAbsent: ignore}]\n", []string{"spec.sidecars[0].ifAbsent"}, []string{"annotate, skip, fail"}},
+		{"bad cloudSQLProxy.healthCheck", spec + "  sidecars: [{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: off}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy.healthCheck"}, []string{`"off" is not one of enable, require`}},
+		{"cloudSQLProxy on another preset", spec + "  sidecars: [{preset: linkerd, cloudSQLProxy: {healthCheck: require}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy"}, []string{"applies to preset cloud-sql-proxy only, not linkerd"}},
 		{"negative waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: -5s}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"negative"}},
 		{"garbage waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: 5 minutes}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
 		{"cloud-sql-proxy exit delay below 1.30 in ordered mode", spec + "  kubernetesVersion: \"1.29\"\n  sidecars:\n  - preset: linkerd\n    waitBeforeExit: 30s\n  - preset: cloud-sql-proxy\n    waitBeforeExit: 10s\n",

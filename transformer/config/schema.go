@@ -18,6 +18,7 @@ var enums = map[reflect.Type][]string{
 	reflect.TypeFor[IfAbsent]():      {string(IfAbsentAnnotate), string(IfAbsentSkip), string(IfAbsentFail)},
 	reflect.TypeFor[GracePolicy]():   {string(GraceRaise), string(GraceWarn), string(GraceKeep)},
 	reflect.TypeFor[ExistingHooks](): {string(HooksKeep), string(HooksReplace), string(HooksFail)},
+	reflect.TypeFor[HealthCheck]():   {string(HealthCheckEnable), string(HealthCheckRequire)},
 }
 
 // Schema returns the JSON schema of the SidecarLifecycle functionConfig,

@@ -83,6 +83,18 @@ const (
 	HooksFail ExistingHooks = "fail"
 )
 
+// HealthCheck says what to do when a Cloud SQL Auth Proxy's health
+// endpoints, which its wait command and startup probe need, are off.
+type HealthCheck string
+
+// Health check policies.
+const (
+	// HealthCheckEnable switches them on and makes them reachable by kubelet, as Google's Cloud SQL Proxy Operator does.
+	HealthCheckEnable HealthCheck = "enable"
+	// HealthCheckRequire reports an error that says what to add.
+	HealthCheckRequire HealthCheck = "require"
+)
+
 // SidecarLifecycle is the functionConfig.
 type SidecarLifecycle struct {
 	// APIVersion is fn.sidecar-lifecycle.dev/v1alpha1.
@@ -168,6 +180,14 @@ type Sidecar struct {
 	SleepCommand []string `json:"sleepCommand,omitempty"`
 	// IfAbsent is annotate, skip or fail.
 	IfAbsent IfAbsent `json:"ifAbsent,omitempty"`
+	// CloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.
+	CloudSQLProxy *CloudSQLProxy `json:"cloudSQLProxy,omitempty"`
+}
+
+// CloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.
+type CloudSQLProxy struct {
+	// HealthCheck is enable or require: what to do when the proxy's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable).
+	HealthCheck HealthCheck `json:"healthCheck,omitempty"`
 }
 
 // Exec is a command run in the container.

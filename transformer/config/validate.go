@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -26,8 +27,11 @@ func (c *SidecarLifecycle) Validate() error {
 	oneOf(add, "spec.action", string(s.Action), ActionMutate, ActionValidate)
 	oneOf(add, "spec.terminationGracePeriod.policy", string(s.TerminationGracePeriod.Policy), GraceRaise, GraceWarn, GraceKeep)
 	oneOf(add, "spec.existingHooks", string(s.ExistingHooks), HooksKeep, HooksReplace, HooksFail)
-	parseDuration(add, "spec.terminationGracePeriod.margin", &s.TerminationGracePeriod.Margin)
-	parseDuration(add, "spec.app.drainDelay", &s.App.DrainDelay)
+	margin := &s.TerminationGracePeriod.Margin
+	if !parseDelay(add, "spec.terminationGracePeriod.margin", margin, 0) {
+		margin.Value = 0
+	}
+	parseDelay(add, "spec.app.drainDelay", &s.App.DrainDelay, margin.Value)
 	if err == nil && s.Mode == ModeNative && !v.AtLeast(NativeSidecarMinor) {
 		add("spec.mode", fmt.Sprintf("native sidecars need kubernetesVersion >= 1.%d, got %s: use mode ordered or auto", NativeSidecarMinor, v))
 	}
@@ -55,6 +59,13 @@ func (c *SidecarLifecycle) Validate() error {
 		if strings.Trim(p.Path, "/") == "" {
 			add(at+".path", "is required, such as spec/template/spec")
 		}
+		if b, ok := builtInKind(p.Group, p.Kind); ok && strings.Trim(p.Path, "/") != b.Path {
+			group := "group " + b.Group
+			if b.Group == "" {
+				group = "the core group"
+			}
+			add(at, fmt.Sprintf("redefines the built-in kind %s (%s), whose pod spec is at %s: remove this entry", b.Kind, group, b.Path))
+		}
 	}
 	return errs.orNil()
 }
@@ -70,6 +81,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	if sc.WaitForReady != nil && len(sc.WaitForReady.Command) == 0 {
 		add(at+".waitForReady.command", "must not be empty")
 	}
+	validateProbe(add, at+".startupProbe", sc.StartupProbe)
 	for j, a := range sc.SleepCommand {
 		if a == "" {
 			add(fmt.Sprintf("%s.sleepCommand[%d]", at, j), "must not be empty")
@@ -81,7 +93,14 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}
-	if !parseDurationOrAuto(add, at+".waitBeforeExit", &sc.WaitBeforeExit) || !ok || !versionOK {
+	if sc.CloudSQLProxy != nil {
+		if ok && p.Name != preset.CloudSQLProxy {
+			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s", p.Name))
+		} else {
+			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)
+		}
+	}
+	if !parseDelayOrAuto(add, at+".waitBeforeExit", &sc.WaitBeforeExit, s.TerminationGracePeriod.Margin.Value) || !ok || !versionOK {
 		return
 	}
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
@@ -110,12 +129,14 @@ func validateSelector(add func(string, string), at string, sel Selector) {
 	}
 }
 
-func parseDuration(add func(string, string), at string, d *Duration) bool {
+// parseDelay parses a delay in place, and reports it unless it is valid and
+// at most MaxDelay, also with margin added.
+func parseDelay(add func(string, string), at string, d *Duration, margin time.Duration) bool {
 	if !d.IsSet() {
 		d.Value = 0
 		return true
 	}
-	v, err := ParseDuration(d.Raw)
+	v, err := ParseDelay(d.Raw, margin)
 	if err != nil {
 		add(at, err.Error())
 		return false

@@ -3,6 +3,7 @@
 package grace
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -81,6 +82,9 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	}
 	current := Current(spec)
 	required := longest + config.Seconds(f.Margin)
+	if required < longest { // past the int64 the API server takes
+		required = math.MaxInt64
+	}
 	if current < required {
 		switch f.Policy {
 		case config.GraceRaise:

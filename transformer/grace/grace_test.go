@@ -351,3 +351,17 @@ func TestLongest(t *testing.T) {
 		})
 	}
 }
+
+// TestFilterLongestNearInt64: a preStop that sleeps almost the int64 limit
+// plus the margin is capped at the limit, which the API server takes, rather
+// than wrapping around to a negative grace period that is never raised.
+func TestFilterLongestNearInt64(t *testing.T) {
+	spec := krmtest.Parse(t, "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775800\"]}}}\n")
+	var log report.Log
+	if _, err := (grace.Filter{Policy: config.GraceRaise, Margin: 10 * time.Second, Log: &log}).Filter([]*yaml.RNode{spec}); err != nil {
+		t.Fatal(err)
+	}
+	if got := grace.Current(spec); got != 9223372036854775807 {
+		t.Errorf("grace period %d, want 9223372036854775807; changes %q", got, log.Changes)
+	}
+}

@@ -230,6 +230,11 @@ func (f Convert) startupProbe(c *yaml.RNode, sc Sidecar) error {
 			return nil
 		}
 		probe, from = readiness.Value.Copy(), "its readinessProbe"
+		// A startupProbe succeeds once: the API server rejects another
+		// successThreshold, which a readinessProbe may have.
+		if _, err := probe.Pipe(yaml.Clear("successThreshold")); err != nil {
+			return err
+		}
 	}
 	f.Log.Change("set the startupProbe of %s from %s", sc.Name, from)
 	return c.PipeE(yaml.SetField("startupProbe", probe))

@@ -197,3 +197,15 @@ func TestConvertNativePreStop(t *testing.T) {
 		})
 	}
 }
+
+// TestStartupProbeFromReadinessSucceedsOnce: a readinessProbe may need
+// several successes, a startupProbe only one (the API server rejects any
+// other successThreshold), so the copy drops it and keeps the rest.
+func TestStartupProbeFromReadinessSucceedsOnce(t *testing.T) {
+	got, _ := convert(t, "containers:\n- name: agent\n  readinessProbe:\n    httpGet: {port: 8080}\n    successThreshold: 3 # ready after three\n    periodSeconds: 2\n",
+		native.Convert{Sidecars: []native.Sidecar{{Name: "agent"}}})
+	want := "initContainers:\n- name: agent\n  readinessProbe:\n    httpGet: {port: 8080}\n    successThreshold: 3 # ready after three\n    periodSeconds: 2\n  restartPolicy: Always\n  startupProbe:\n    httpGet: {port: 8080}\n    periodSeconds: 2\ncontainers: []\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

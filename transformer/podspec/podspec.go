@@ -3,8 +3,6 @@
 package podspec
 
 import (
-	"fmt"
-
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -64,37 +62,6 @@ func Names(spec *yaml.RNode, field string) []string {
 		names = append(names, Name(c))
 	}
 	return names
-}
-
-// CheckNames returns an error when a container is not a mapping, has no name,
-// or shares its name with another container or init container: such a pod
-// is invalid and cannot be edited safely by name.
-func CheckNames(spec *yaml.RNode) error {
-	seen := map[string]string{}
-	for _, field := range []string{InitContainers, Containers} {
-		if n, err := spec.Pipe(yaml.Lookup(field)); err == nil && !yaml.IsMissingOrNull(n) && n.YNode().Kind != yaml.SequenceNode {
-			return fmt.Errorf("%s is not a list", field)
-		}
-		seq := List(spec, field)
-		if seq == nil {
-			continue
-		}
-		for i, c := range seq.YNode().Content {
-			name := Name(c)
-			if c.Kind != yaml.MappingNode || name == "" {
-				return fmt.Errorf("%s[%d] has no name", field, i)
-			}
-			if other, dup := seen[name]; dup {
-				where := "in " + field
-				if other != field {
-					where = fmt.Sprintf("in %s and %s", other, field)
-				}
-				return fmt.Errorf("container name %q is used twice %s: container names must be unique", name, where)
-			}
-			seen[name] = field
-		}
-	}
-	return nil
 }
 
 // All returns every container node of both lists, init containers first.

@@ -41,8 +41,6 @@ type Preset struct {
 	InitContainers []string
 	// Annotates reports whether the mesh injects at admission and reads annotations.
 	Annotates bool
-	// RequiredArg is an argument the wait command needs on the sidecar; empty if none.
-	RequiredArg string
 }
 
 // IstioStatusPort is the default port of Istio's agent, which its drain
@@ -92,12 +90,14 @@ func all() map[string]Preset {
 			InitContainers: []string{"istio-init", "istio-validation"},
 			Annotates:      true,
 		},
+		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
+		// each container's own settings by package cloudsql; these are
+		// the defaults (port 9090, the operator's probe timings).
 		CloudSQLProxy: {
 			Name:         CloudSQLProxy,
 			Container:    "cloud-sql-proxy",
-			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s"},
-			StartupProbe: httpProbe("/startup", 9090, 1, 0, 60),
-			RequiredArg:  "--health-check",
+			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
+			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
 		},
 		None: {Name: None, SleepCommand: DefaultSleepCommand},
 	}

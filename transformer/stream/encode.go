@@ -12,12 +12,39 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
+// LF returns text with every CRLF line break replaced by LF. YAML reads a
+// CRLF in a scalar as LF anyway, but the parser attaches some comments
+// elsewhere when lines end in CRLF: both paths parse LF text, so that a list
+// with CRLF line breaks gives the output of the same list with LF.
+func LF(text []byte) []byte {
+	if bytes.IndexByte(text, '\r') < 0 {
+		return text
+	}
+	return bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+}
+
 // ParseItem parses the text of one item, as Input.Item returns it, after an
 // "items:" line: the parser then sees the item where it sits in the whole
 // list. It returns an error unless the text is exactly one mapping and no
 // comment lands outside it.
 func ParseItem(text []byte) (*yaml.RNode, error) {
-	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader("items:\n"), bytes.NewReader(text)))
+	return parseEntry("items:\n", text, 1)
+}
+
+// parseItemAfter parses the text of an item that starts with comment lines,
+// after an item like every one the splitter lets comments follow: a block
+// mapping with a plain first key, its "-" at column dash. The parser then
+// attaches the comments as it does in the whole list. It returns an error
+// when a comment lands on that item or outside the text's own.
+func parseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
+	return parseEntry("items:\n"+strings.Repeat(" ", dash)+"- x: 0\n", text, 2)
+}
+
+// parseEntry parses head and text, which must be one document holding a
+// mapping with one key and a block sequence of entries entries, and returns
+// the last one.
+func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
+	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader(head), bytes.NewReader(LF(text))))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
@@ -34,13 +61,54 @@ func ParseItem(text []byte) (*yaml.RNode, error) {
 		return nil, errors.New("item is not under items")
 	}
 	seq := list.Content[1]
-	if seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 || hasComment(seq) || seq.Style != 0 {
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != entries || hasComment(seq) || seq.Style != 0 {
 		return nil, errors.New("item is not one entry of a block sequence")
 	}
-	if seq.Content[0].Kind != yaml.MappingNode {
+	for _, before := range seq.Content[:entries-1] {
+		if anyComment(before) {
+			return nil, errors.New("a comment before the item lands on the item before it")
+		}
+	}
+	item := seq.Content[entries-1]
+	if item.Kind != yaml.MappingNode {
 		return nil, errors.New("item is not a mapping")
 	}
-	return yaml.NewRNode(seq.Content[0]), nil
+	return yaml.NewRNode(item), nil
+}
+
+// parseJSONItem parses the text of one item of a JSON ResourceList, as
+// Input.Item returns it: a JSON object, which is a YAML flow mapping.
+func parseJSONItem(text []byte) (*yaml.RNode, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(LF(text)))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		return nil, errors.New("item is more than one document")
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(&doc) {
+		return nil, errors.New("item is not one document")
+	}
+	item := doc.Content[0]
+	if item.Kind != yaml.MappingNode || item.Style != yaml.FlowStyle || hasComment(item) {
+		return nil, errors.New("item is not a JSON object")
+	}
+	return yaml.NewRNode(item), nil
+}
+
+// anyComment reports whether n or a node under it has a comment.
+func anyComment(n *yaml.Node) bool {
+	if hasComment(n) {
+		return true
+	}
+	for _, c := range n.Content {
+		if anyComment(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasComment(n *yaml.Node) bool {

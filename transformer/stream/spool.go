@@ -2,7 +2,10 @@ package stream
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -16,15 +19,53 @@ const blockSize = 1 << 20
 
 // Spool is an append-only byte store that keeps up to a limit in memory and
 // moves to an unlinked temporary file beyond it, so that a large input or
-// output costs disk, not memory. When no temporary file can be created it
-// stays in memory. Write it from one goroutine, call Flush, then read it
-// from any number of goroutines.
+// output costs disk, not memory. When the temporary file cannot be created
+// or written (the directory is missing, read-only or full), Write and Flush
+// return a *SpoolError and the spool takes nothing more: it never grows in
+// memory past its limit. Write it from one goroutine, call Flush, then read
+// it from any number of goroutines.
 type Spool struct {
 	limit  int64
 	blocks [][]byte // each blockSize long but the last
 	file   *os.File
+	dir    string // the file's directory
 	buf    *bufio.Writer
 	size   int64
+	err    error
+}
+
+// SpoolError is a temporary file that could not be created or written.
+type SpoolError struct {
+	// Dir is the temporary directory.
+	Dir string
+	// Limit is the spool's memory limit.
+	Limit int64
+	// Err is the cause, without the file's name.
+	Err error
+}
+
+func (e *SpoolError) Error() string {
+	return fmt.Sprintf("the list is larger than %s and the temporary directory %q cannot hold it: %v; set TMPDIR to a writable directory with room for the input and the output",
+		size(e.Limit), e.Dir, e.Err)
+}
+
+// size is n in MiB, or in bytes when smaller.
+func size(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func (e *SpoolError) Unwrap() error { return e.Err }
+
+// fail is a SpoolError for err in dir.
+func (s *Spool) fail(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &SpoolError{Dir: dir, Limit: s.limit, Err: err}
 }
 
 // NewSpool returns an empty spool that moves to a file beyond limit bytes.
@@ -35,13 +76,21 @@ func (s *Spool) Size() int64 { return s.size }
 
 // Write appends p.
 func (s *Spool) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
 	if s.buf == nil && s.size+int64(len(p)) > s.limit {
-		s.toFile()
+		if s.err = s.toFile(); s.err != nil {
+			return 0, s.err
+		}
 	}
 	if s.buf != nil {
 		n, err := s.buf.Write(p)
 		s.size += int64(n)
-		return n, err
+		if err != nil {
+			s.err = s.fail(s.dir, err)
+		}
+		return n, s.err
 	}
 	s.size += int64(len(p))
 	written := 0
@@ -65,36 +114,37 @@ func (s *Spool) Write(p []byte) (int, error) {
 	return written, nil
 }
 
-// toFile moves the spool to a temporary file; it stays in memory if none
-// can be created.
-func (s *Spool) toFile() {
-	f, err := os.CreateTemp("", "sidecar-lifecycle-*")
+// toFile moves the spool to a temporary file.
+func (s *Spool) toFile() error {
+	dir := os.TempDir()
+	f, err := os.CreateTemp(dir, "sidecar-lifecycle-*")
 	if err != nil {
-		s.limit = 1<<63 - 1
-		return
+		return s.fail(dir, err)
 	}
-	if os.Remove(f.Name()) != nil {
+	if err := os.Remove(f.Name()); err != nil {
 		f.Close()
-		s.limit = 1<<63 - 1
-		return
+		return s.fail(dir, err)
 	}
 	buf := bufio.NewWriterSize(f, 1<<20)
 	for _, b := range s.blocks {
 		if _, err := buf.Write(b); err != nil {
 			f.Close()
-			s.limit = 1<<63 - 1
-			return
+			return s.fail(dir, err)
 		}
 	}
-	s.file, s.buf, s.blocks = f, buf, nil
+	s.file, s.dir, s.buf, s.blocks = f, dir, buf, nil
+	return nil
 }
 
 // Flush writes buffered bytes to the file; call it before reading.
 func (s *Spool) Flush() error {
-	if s.buf == nil {
-		return nil
+	if s.err != nil || s.buf == nil {
+		return s.err
 	}
-	return s.buf.Flush()
+	if err := s.buf.Flush(); err != nil {
+		s.err = s.fail(s.dir, err)
+	}
+	return s.err
 }
 
 // ReadAt reads len(p) bytes at off.

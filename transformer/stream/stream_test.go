@@ -1,13 +1,16 @@
 package stream
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -141,21 +144,133 @@ func TestReadDeclines(t *testing.T) {
 		{"empty items", head + "items:\nfunctionConfig: {}\n", "no items"},
 		{"flow items", head + "items: [{a: b}]\n", "items key the splitter does not take"},
 		{"quoted items key", head + "\"items\":\n- a: b\n", "not a plain key"},
-		{"CR", head + "items:\r\n- a: b\r\n", "CR"},
+		{"lone CR", head + "items:\n- a: b\rc: d\n", "CR"},
 		{"tab", head + "items:\n- a:\tb\n", "tab"},
 		{"NEL", head + "items:\n- a: b\u0085c: d\n", "line break"},
 		{"LS", head + "items:\n- a: b\u2028c: d\n", "line break"},
-		{"BOM", "\ufeff" + head + "items:\n- a: b\n", "byte order mark"},
-		{"document start", "---\n" + head + "items:\n- a: b\n", "document marker"},
+		{"BOM after the start", head + "\ufeffitems:\n- a: b\n", "byte order mark"},
+		{"document start after a key", "---\n" + head + "---\nitems:\n- a: b\n", "document marker"},
+		{"document start with a comment", "--- # c\n" + head + "items:\n- a: b\n", "document marker"},
 		{"document end", head + "items:\n- a: b\n...\n", "does not continue"},
 		{"document marker after the items", head + "items:\n- a: b\nx: y\n---\n", "document marker"},
-		{"comment before the first item", head + "items:\n# c\n- a: b\n", "does not continue"},
-		{"comment between items", head + "items:\n- a: b\n# c\n- a: b\n", "does not continue"},
+		{"comment inside an item at the items' column", head + "items:\n- a: b\n# c\n  d: e\n", "inside an item"},
+		{"comment after a flow item", head + "items:\n- {a: b}\n# c\n- a: b\n", "does not start with a plain key"},
+		{"comment after a quoted key", head + "items:\n- \"a\": b\n# c\n- a: b\n", "does not start with a plain key"},
+		{"comment after a key at another column", head + "items:\n- #\n    a: b\n# c\n- a: b\n", "does not start with a plain key"},
+		{"comment after the last flow item", head + "items:\n- {a: b}\n# c\n", "does not start with a plain key"},
+		{"indented comment after the last item", head + "items:\n  - a: b\n\n  # c\nfunctionConfig: {}\n", "not at column 0"},
+		{"comment after a kept block scalar", head + "items:\n- a: |+\n    b\n\n# c\n- a: b\n", "keep"},
 		{"indented comment at the end of an item", head + "items:\n- a: b\n  # c\n- a: b\n", "comment at the end"},
 		{"comment at the end of the last item", head + "items:\n- a: b\n  # c\nfunctionConfig: {}\n", "comment at the end"},
 		{"items at two columns", head + "items:\n  - a: b\n - a: b\n", "does not continue"},
 		{"item text at column 0", head + "items:\n- a: |\nx\n", "does not continue"},
 		{"second items key", head + "items:\n- a: b\nitems:\n- c: d\n", "items key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Read(strings.NewReader(tc.in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Layout != nil || !strings.Contains(r.Declined, tc.why) {
+				t.Errorf("layout %v, declined %q; want a decline with %q", r.Layout != nil, r.Declined, tc.why)
+			}
+		})
+	}
+}
+
+// TestReadSplitsShapes: CRLF line breaks, a byte order mark, a document
+// start marker, and comments
+// and blank lines before, between and after the items split like plain
+// YAML; a comment before an item starts the item's text, after the last
+// one it goes to the skeleton.
+func TestReadSplitsShapes(t *testing.T) {
+	in := "\ufeff---\r\nkind: ResourceList\r\nitems:\r\n\r\n# first\r\n-" + pod[1:] + "\n# second\n#\n\n- # head\n" + pod +
+		"  # indented\n  x: y\n\n\n# after\r\n\r\nfunctionConfig: {}\r\n"
+	r, err := Read(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := r.Layout
+	if l == nil {
+		t.Fatalf("declined: %s", r.Declined)
+	}
+	wantSkeleton := "\ufeff---\r\nkind: ResourceList\r\nitems: []\n\n\n# after\r\n\r\nfunctionConfig: {}\r\n"
+	if string(l.Skeleton) != wantSkeleton || l.ItemsLine != 3 || l.NextKeyLine != 8 {
+		t.Errorf("skeleton %q, items line %d, next key line %d", l.Skeleton, l.ItemsLine, l.NextKeyLine)
+	}
+	want := []string{"\r\n# first\r\n-" + pod[1:], "\n# second\n#\n\n- # head\n" + pod + "  # indented\n  x: y\n"}
+	if l.Len() != len(want) {
+		t.Fatalf("%d items, want %d", l.Len(), len(want))
+	}
+	for i, w := range want {
+		if got, err := r.Item(i); err != nil || string(got) != w {
+			t.Errorf("item %d = %q, %v; want %q", i, got, err, w)
+		}
+		item, err := r.ParseItem(i)
+		if err != nil {
+			t.Fatalf("item %d does not parse: %v", i, err)
+		}
+		if item.GetKind() != "Pod" {
+			t.Errorf("item %d is a %q", i, item.GetKind())
+		}
+	}
+}
+
+// TestReadSplitsJSON: a JSON ResourceList, on one line or pretty-printed,
+// splits at its items, which are read as they are in the list.
+func TestReadSplitsJSON(t *testing.T) {
+	item := `{"kind": "Pod", "metadata": {"name": "a\"]}"}, "x": [1, -2.5e3, true, false, null, {}, []]}`
+	oneLine := `{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[` + item + `,{"kind":"Namespace"}],"functionConfig":{"data":{"items":"[]"}}}`
+	pretty := "\ufeff{\r\n  \"kind\": \"ResourceList\",\r\n  \"items\": [\r\n    " + item + ",\r\n\t{\"kind\": \"Namespace\"}\r\n  ]\r\n}\r\n"
+	for name, in := range map[string]string{"one line": oneLine, "pretty": pretty} {
+		t.Run(name, func(t *testing.T) {
+			r, err := Read(strings.NewReader(in), Options{Mark: func(s []byte) bool { return bytes.Contains(s, []byte("Namespace")) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := r.Layout
+			if l == nil {
+				t.Fatalf("declined: %s", r.Declined)
+			}
+			wantSkeleton := strings.Replace(strings.Replace(in, item, "", 1), `{"kind":"Namespace"}`, "", 1)
+			wantSkeleton = strings.Replace(strings.Replace(wantSkeleton, "[,", "[", 1), "[\r\n    ,\r\n\t{\"kind\": \"Namespace\"}\r\n  ]", "[]", 1)
+			if !l.JSON || string(l.Skeleton) != wantSkeleton {
+				t.Errorf("JSON %v, skeleton %q, want %q", l.JSON, l.Skeleton, wantSkeleton)
+			}
+			if fmt.Sprint(l.Marked) != "[1]" {
+				t.Errorf("marked %v, want [1]", l.Marked)
+			}
+			for i, w := range []string{item, `{"kind": "Namespace"}`} {
+				got, err := r.Item(i)
+				if err != nil || strings.ReplaceAll(string(got), " ", "") != strings.ReplaceAll(w, " ", "") {
+					t.Errorf("item %d = %q, %v; want %q", i, got, err, w)
+				}
+				if _, err := r.ParseItem(i); err != nil {
+					t.Errorf("item %d does not parse: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+func TestReadDeclinesJSON(t *testing.T) {
+	const pod = `{"kind": "Pod"}`
+	for _, tc := range []struct{ name, in, why string }{
+		{"no items", `{"kind": "ResourceList"}`, "no items key"},
+		{"empty items", `{"kind": "ResourceList", "items": []}`, "does not take"},
+		{"items not a list", `{"kind": "ResourceList", "items": {}}`, "items key the splitter does not take"},
+		{"two items keys", `{"items": [` + pod + `], "items": [` + pod + `]}`, "items key the splitter does not take"},
+		{"escaped key", `{"\u0069tems": [` + pod + `]}`, "escaped top-level key"},
+		{"scalar item", `{"items": [` + pod + `, 1]}`, "between the items"},
+		{"trailing comma", `{"items": [` + pod + `,]}`, "between the items"},
+		{"comment", "{\"items\": [" + pod + "] # c\n}", "'#'"},
+		{"YAML flow mapping", `{items: [{kind: Pod}]}`, "'i'"},
+		{"single quotes", `{'items': [{kind: Pod}]}`, "'\\''"},
+		{"unbalanced", `{"items": [{"a": [}]]}`, "unbalanced"},
+		{"unfinished", `{"items": [` + pod + `]`, "does not end"},
+		{"more after it", `{"items": [` + pod + `]} x`, "more after"},
+		{"control character", "{\"items\": [{\"a\": \"\tb\"}]}", "control character"},
+		{"line separator", "{\"items\": [{\"a\": \"\u2028\"}]}", "line break"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Read(strings.NewReader(tc.in), Options{})
@@ -229,5 +344,76 @@ func TestTuneGC(t *testing.T) {
 	restoreOuter()
 	if got := percent(); got != before || debug.SetMemoryLimit(-1) != limit {
 		t.Errorf("after: GOGC %d, limit %d; want %d, %d", got, debug.SetMemoryLimit(-1), before, limit)
+	}
+}
+
+// TestSpoolUnusableDir: a temporary directory that is missing, a file, or
+// refuses new files is an error naming it once the spool passes its limit,
+// and the spool keeps no more than its limit in memory.
+func TestSpoolUnusableDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, dir := range map[string]string{
+		"missing":           filepath.Join(t.TempDir(), "missing"),
+		"a file":            file,
+		"refuses new files": "/proc",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("TMPDIR", dir)
+			s := NewSpool(100)
+			defer s.Close()
+			if _, err := s.Write(make([]byte, 60)); err != nil {
+				t.Fatalf("within the limit: %v", err)
+			}
+			_, err := s.Write(make([]byte, 60))
+			var spoolErr *SpoolError
+			if !errors.As(err, &spoolErr) || spoolErr.Dir != dir || !strings.Contains(err.Error(), fmt.Sprintf("%q", dir)) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("Write past the limit = %v, want an error naming %q", err, dir)
+			}
+			if _, err := s.Write([]byte("x")); err == nil {
+				t.Error("the spool took more after the error")
+			}
+			if s.Flush() == nil {
+				t.Error("Flush after the error succeeded")
+			}
+			if s.Size() > 100 {
+				t.Errorf("%d bytes in memory, limit 100", s.Size())
+			}
+		})
+	}
+}
+
+// TestSpoolFull: a write error on the temporary file (a full disk,
+// simulated with /dev/full) is an error naming the directory.
+func TestSpoolFull(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	s := NewSpool(10)
+	defer s.Close()
+	if _, err := s.Write(make([]byte, 20)); err != nil || s.file == nil {
+		t.Fatalf("Write = %v, in a file: %v", err, s.file != nil)
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.file.Close()
+	s.file, s.buf = full, bufio.NewWriterSize(full, 1<<10)
+	var werr error
+	for i := 0; i < 10 && werr == nil; i++ {
+		_, werr = s.Write(make([]byte, 1<<9))
+	}
+	if werr == nil {
+		werr = s.Flush()
+	}
+	var spoolErr *SpoolError
+	if !errors.As(werr, &spoolErr) || spoolErr.Dir != dir || !errors.Is(werr, syscall.ENOSPC) ||
+		!strings.Contains(werr.Error(), "no space left on device") || strings.Contains(werr.Error(), "/dev/full") {
+		t.Fatalf("writing to a full disk = %v, want an error naming %q", werr, dir)
+	}
+	if s.Flush() == nil {
+		t.Error("Flush after the error succeeded")
 	}
 }

@@ -12,21 +12,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
-// builtIn lists the built-in pod-bearing kinds by group and kind, with the
-// path of their pod spec.
-var builtIn = []config.PodSpecPath{
-	{Group: "", Kind: "Pod", Path: "spec"},
-	{Group: "apps", Kind: "Deployment", Path: "spec/template/spec"},
-	{Group: "apps", Kind: "StatefulSet", Path: "spec/template/spec"},
-	{Group: "apps", Kind: "DaemonSet", Path: "spec/template/spec"},
-	{Group: "apps", Kind: "ReplicaSet", Path: "spec/template/spec"},
-	{Group: "", Kind: "ReplicationController", Path: "spec/template/spec"},
-	{Group: "batch", Kind: "Job", Path: "spec/template/spec"},
-	{Group: "batch", Kind: "CronJob", Path: "spec/jobTemplate/spec/template/spec"},
-	{Group: "argoproj.io", Kind: "Rollout", Path: "spec/template/spec"},
-	{Group: "apps.kruise.io", Kind: "CloneSet", Path: "spec/template/spec"},
-}
-
 // Workload is a resource that carries a pod spec.
 type Workload struct {
 	// Node is the whole resource.
@@ -40,14 +25,14 @@ type Workload struct {
 }
 
 // Find returns the workload for node when its kind carries a pod spec, using
-// the built-in kinds and then extra. It returns false for anything else.
+// extra and then config.BuiltInKinds. It returns false for anything else.
 func Find(node *yaml.RNode, extra []config.PodSpecPath) (*Workload, bool) {
 	if node == nil || node.YNode().Kind != yaml.MappingNode {
 		return nil, false
 	}
 	group, version := splitAPIVersion(node.GetApiVersion())
 	kind := node.GetKind()
-	for _, list := range [][]config.PodSpecPath{extra, builtIn} {
+	for _, list := range [][]config.PodSpecPath{extra, config.BuiltInKinds} {
 		for _, p := range list {
 			if p.Kind == kind && p.Group == group && (p.Version == "" || p.Version == version) {
 				meta, _ := node.GetMeta()
@@ -115,13 +100,26 @@ func (w *Workload) IsJob() bool {
 // Annotation returns an annotation from the pod template's metadata or, when
 // it is not there, from the workload's own metadata.
 func (w *Workload) Annotation(key string) (string, bool) {
-	for _, p := range [][]string{w.TemplateMetaPath(), {yaml.MetadataField}} {
-		n, err := w.Node.Pipe(yaml.Lookup(append(p, yaml.AnnotationsField, key)...))
+	v, _, ok := w.AnnotationAt(key)
+	return v, ok
+}
+
+// AnnotationAt is Annotation that also returns the path of the metadata the
+// annotation was found in, for messages.
+func (w *Workload) AnnotationAt(key string) (value string, metadata []string, ok bool) {
+	for _, p := range w.MetadataPaths() {
+		n, err := w.Node.Pipe(yaml.Lookup(append(append([]string(nil), p...), yaml.AnnotationsField, key)...))
 		if err == nil && n != nil {
-			return yaml.GetValue(n), true
+			return yaml.GetValue(n), p, true
 		}
 	}
-	return "", false
+	return "", nil, false
+}
+
+// MetadataPaths are the paths of the metadata the workload's annotations
+// are read from, in order: the pod template's, then the workload's own.
+func (w *Workload) MetadataPaths() [][]string {
+	return [][]string{w.TemplateMetaPath(), {yaml.MetadataField}}
 }
 
 // Labels returns the workload's own labels.

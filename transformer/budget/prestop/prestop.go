@@ -5,6 +5,7 @@
 package prestop
 
 import (
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -101,47 +102,65 @@ func Command(cmd []string) Duration {
 
 // sleepArgs returns the seconds of `sleep ARG...`: GNU and BusyBox sleep
 // add up their arguments, each a non-negative number with an optional
-// suffix s, m, h or d. Fractions round up to whole seconds.
+// suffix s, m, h or d. A fraction rounds up to whole seconds; a sum past
+// the int64 limit is the limit.
 func sleepArgs(cmd []string) (int64, bool) {
 	if len(cmd) < 2 || path.Base(cmd[0]) != "sleep" {
 		return 0, false
 	}
-	var total float64
+	var total int64
 	for _, a := range cmd[1:] {
 		s, ok := sleepArg(a)
 		if !ok {
 			return 0, false
 		}
-		total += s
+		total = add(total, s)
 	}
-	if total > 1<<40 {
-		return 0, false
-	}
-	seconds := int64(total)
-	if float64(seconds) < total {
-		seconds++
-	}
-	return seconds, true
+	return total, true
 }
 
 // units are the suffixes sleep accepts, in seconds.
-var units = map[byte]float64{'s': 1, 'm': 60, 'h': 3600, 'd': 86400}
+var units = map[byte]int64{'s': 1, 'm': 60, 'h': 3600, 'd': 86400}
 
-func sleepArg(a string) (float64, bool) {
-	unit := 1.0
+func sleepArg(a string) (int64, bool) {
+	unit := int64(1)
 	if n := len(a); n > 0 {
 		if u, ok := units[a[n-1]]; ok {
 			a, unit = a[:n-1], u
 		}
 	}
-	if a == "" || strings.IndexFunc(a, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) >= 0 {
+	whole, fraction, dotted := strings.Cut(a, ".")
+	if whole == "" && fraction == "" || !digits(whole) || !digits(fraction) {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(a, 64)
-	if err != nil {
-		return 0, false
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil && whole != "" {
+		return math.MaxInt64, true // past the limit
 	}
-	return v * unit, true
+	seconds := mul(n, unit)
+	if dotted && strings.Trim(fraction, "0") != "" {
+		f, _ := strconv.ParseFloat("0."+fraction, 64)
+		seconds = add(seconds, int64(math.Ceil(f*float64(unit))))
+	}
+	return seconds, true
+}
+
+func digits(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
+
+func add(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func mul(a, b int64) int64 {
+	if b != 0 && a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 // shellScript returns the script of a shell's arguments: the first operand

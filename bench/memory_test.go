@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+)
+
+// TestMemoryBoundedOnEveryForm runs the function binary on a list of a few
+// MiB written as kustomize and kpt write it, then the same list with CRLF
+// line breaks, with a byte order mark, with comments and blank lines
+// between the items, and as JSON, and compares the peak RSS of each with
+// the first's: within 1.5 times (2 for JSON). The whole-list path, which
+// took these forms before, needs 150 to 300 times the input. A form over
+// its bound is run once more and the better run counts, so that load on a
+// shared machine counts less.
+func TestMemoryBoundedOnEveryForm(t *testing.T) {
+	dir := t.TempDir()
+	binary := filepath.Join(dir, "sidecar-lifecycle")
+	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	const workloads = 1000
+	var lf, crlf, jsonList bytes.Buffer
+	for _, w := range []struct {
+		buf   *bytes.Buffer
+		write func(w *bytes.Buffer, n int) error
+	}{
+		{&lf, func(w *bytes.Buffer, n int) error { return corpus.Write(w, n) }},
+		{&crlf, func(w *bytes.Buffer, n int) error { return corpus.WriteCRLF(w, n) }},
+		{&jsonList, func(w *bytes.Buffer, n int) error { return corpus.WriteJSON(w, n) }},
+	} {
+		if err := w.write(w.buf, workloads); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commented := strings.ReplaceAll(lf.String(), "\n- ", "\n# the next item\n\n- ")
+	commented = strings.Replace(commented, "\nfunctionConfig:", "\n# the end of the items\n\nfunctionConfig:", 1)
+	forms := []struct {
+		name  string
+		in    []byte
+		bound float64
+	}{
+		{"lf", lf.Bytes(), 0},
+		{"crlf", crlf.Bytes(), 1.5},
+		{"bom", append([]byte("\ufeff"), lf.Bytes()...), 1.5},
+		{"comments", []byte(commented), 1.5},
+		{"json", jsonList.Bytes(), 2},
+	}
+	var base int64
+	for _, form := range forms {
+		path := filepath.Join(dir, form.name)
+		if err := os.WriteFile(path, form.in, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var rss int64
+		for run := 0; run < 2 && (rss == 0 || float64(rss) > form.bound*float64(base)); run++ {
+			m, err := measure(binary, path, "pipe")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rss == 0 || m.rss < rss {
+				rss = m.rss
+			}
+		}
+		if form.bound == 0 {
+			base = rss
+			t.Logf("%s: %s in, peak RSS %s", form.name, mib(int64(len(form.in))), mib(rss))
+			continue
+		}
+		ratio := float64(rss) / float64(base)
+		t.Logf("%s: %s in, peak RSS %s, %.2f times lf", form.name, mib(int64(len(form.in))), mib(rss), ratio)
+		if ratio > form.bound {
+			t.Errorf("%s: peak RSS %s is %.2f times the lf list's %s; want at most %.1f", form.name, mib(rss), ratio, mib(base), form.bound)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package crashguard
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+var sink []byte
+
+// TestMain is also the guarded program of the tests, as CRASHGUARD_TEST
+// says.
+func TestMain(m *testing.M) {
+	switch os.Getenv("CRASHGUARD_TEST") {
+	case "out-of-memory":
+		Guard("prog")
+		fmt.Fprintln(os.Stderr, "prog: before the crash")
+		sink = make([]byte, 1<<47) // more than the address space: the runtime fails
+		sink[0] = 1
+		os.Exit(0)
+	case "exit-3":
+		Guard("prog")
+		io.Copy(os.Stdout, os.Stdin)
+		fmt.Fprintln(os.Stderr, "prog: a line of its own")
+		os.Exit(3)
+	case "killed":
+		Guard("prog")
+		if self, err := os.FindProcess(os.Getpid()); err == nil {
+			self.Kill()
+		}
+		select {}
+	}
+	os.Exit(m.Run())
+}
+
+// program runs this test binary as the program of the given test case.
+func program(t *testing.T, name, stdin string, env ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(withoutTraceback(), append(env, "CRASHGUARD_TEST="+name)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
+
+func withoutTraceback() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOTRACEBACK=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// TestGuardOutOfMemory: the runtime running out of memory is one line,
+// after the program's own, and exit code 1; with GOTRACEBACK set the stacks
+// are there, as they would be without the guard.
+func TestGuardOutOfMemory(t *testing.T) {
+	code, _, stderr := program(t, "out-of-memory", "")
+	want := "prog: before the crash\nprog: fatal error: out of memory (stacks not shown: set GOTRACEBACK=all to see them)\n"
+	if code != 1 || stderr != want {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 1 and:\n%s", code, stderr, want)
+	}
+	code, _, stderr = program(t, "out-of-memory", "", "GOTRACEBACK=single")
+	if code == 0 || !strings.Contains(stderr, "goroutine ") {
+		t.Errorf("with GOTRACEBACK set: exit code %d, stderr without stacks:\n%s", code, stderr)
+	}
+}
+
+// TestGuardPassesThrough: standard input and output reach the child, its
+// own stderr lines pass, and its exit code is the program's.
+func TestGuardPassesThrough(t *testing.T) {
+	code, stdout, stderr := program(t, "exit-3", "hello\n")
+	if code != 3 || stdout != "hello\n" || stderr != "prog: a line of its own\n" {
+		t.Errorf("exit code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestGuardKilled: a child killed by SIGKILL, as the kernel kills on out of
+// memory, is one line saying so, and exit code 1.
+func TestGuardKilled(t *testing.T) {
+	code, _, stderr := program(t, "killed", "")
+	want := "prog: stopped by signal \"killed\" (the system may have run out of memory)\n"
+	if code != 1 || stderr != want {
+		t.Errorf("exit code %d, stderr %q; want 1, %q", code, stderr, want)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	in := "prog: one\nruntime: out of memory: cannot allocate\nfatal error: out of memory\x1b[31m\n\ngoroutine 1 [running]:\nmain.main()\n"
+	var out bytes.Buffer
+	if !Filter(strings.NewReader(in), &out, "prog") {
+		t.Error("no crash seen")
+	}
+	if want := "prog: one\nprog: fatal error: out of memory?[31m (stacks not shown: set GOTRACEBACK=all to see them)\n"; out.String() != want {
+		t.Errorf("Filter wrote %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	cgo := "prog: one\nruntime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\nPC=0x7f\n\ngoroutine 0 [idle]:\n"
+	if !Filter(strings.NewReader(cgo), &out, "prog") ||
+		out.String() != "prog: one\nprog: runtime/cgo: pthread_create failed: Resource temporarily unavailable (stacks not shown: set GOTRACEBACK=all to see them)\n" {
+		t.Errorf("Filter wrote %q", out.String())
+	}
+	out.Reset()
+	if !Filter(strings.NewReader("SIGSEGV: segmentation violation\nPC=0x1\n"), &out, "prog") || !strings.HasPrefix(out.String(), "prog: SIGSEGV: segmentation violation (") {
+		t.Errorf("Filter wrote %q", out.String())
+	}
+	out.Reset()
+	if Filter(strings.NewReader("prog: a\nSIGNAL: not a crash\nno newline"), &out, "prog") || out.String() != "prog: a\nSIGNAL: not a crash\nno newline" {
+		t.Errorf("Filter without a crash wrote %q", out.String())
+	}
+}

@@ -1,0 +1,85 @@
+package cloudsql
+
+import (
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+func TestEnableHealthCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec, want, change string
+		reachable                bool
+	}{
+		{
+			name:      "flag style: flags added to args in their quoting",
+			spec:      "containers:\n- name: cloud-sql-proxy\n  args:\n  # the instance\n  - \"--port=5432\"\n  - \"p:r:i\" # keep me\n",
+			want:      "containers:\n- name: cloud-sql-proxy\n  args:\n  # the instance\n  - \"--port=5432\"\n  - \"p:r:i\" # keep me\n  - \"--health-check\"\n  - \"--http-address=0.0.0.0\"\n",
+			reachable: true,
+			change:    "switched on the health endpoints of cloud-sql-proxy (--health-check) and made them reachable by kubelet (--http-address=0.0.0.0), as Google's Cloud SQL Proxy Operator does",
+		},
+		{
+			name:   "no args: made; ordered mode leaves the address",
+			spec:   "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1\n",
+			want:   "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1\n  args:\n  - --health-check\n",
+			change: "switched on the health endpoints of cloud-sql-proxy (--health-check), as",
+		},
+		{
+			name:      "environment style: variables added, quoted",
+			spec:      "initContainers:\n- name: cloud-sql-proxy\n  env:\n  - name: CSQL_PROXY_PORT\n    value: \"5432\"\n",
+			want:      "initContainers:\n- name: cloud-sql-proxy\n  env:\n  - name: CSQL_PROXY_PORT\n    value: \"5432\"\n  - name: CSQL_PROXY_HEALTH_CHECK\n    value: \"true\"\n  - name: CSQL_PROXY_HTTP_ADDRESS\n    value: \"0.0.0.0\"\n",
+			reachable: true,
+			change:    "(CSQL_PROXY_HEALTH_CHECK=true) and made...reachable by kubelet (CSQL_PROXY_HTTP_ADDRESS=0.0.0.0)",
+		},
+		{
+			name:      "settings written as off are rewritten where they are",
+			spec:      "containers:\n- name: cloud-sql-proxy\n  args: [--health-check=false, --http-address, localhost]\n  env:\n  - {name: CSQL_PROXY_HEALTH_CHECK, value: \"false\"}\n",
+			want:      "containers:\n- name: cloud-sql-proxy\n  args: [--health-check, --http-address, 0.0.0.0]\n  env:\n  - {name: CSQL_PROXY_HEALTH_CHECK, value: \"false\"}\n",
+			reachable: true,
+			change:    "(--health-check) and made...(--http-address 0.0.0.0)",
+		},
+		{
+			name:      "a variable written as off is rewritten",
+			spec:      "containers:\n- name: cloud-sql-proxy\n  env:\n  - {name: CSQL_PROXY_HEALTH_CHECK, value: \"false\"}\n  - {name: CSQL_PROXY_HTTP_ADDRESS, value: 127.0.0.1}\n",
+			want:      "containers:\n- name: cloud-sql-proxy\n  env:\n  - {name: CSQL_PROXY_HEALTH_CHECK, value: \"true\"}\n  - {name: CSQL_PROXY_HTTP_ADDRESS, value: 0.0.0.0}\n",
+			reachable: true,
+			change:    "(CSQL_PROXY_HEALTH_CHECK=true)...(CSQL_PROXY_HTTP_ADDRESS=0.0.0.0)",
+		},
+		{
+			name:      "v1: the flag right after the program, where Go's flag parser reads it",
+			spec:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
+			want:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-use_http_health_check\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
+			reachable: true,
+			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check), as",
+		},
+		{
+			name:      "on and reachable: nothing to do",
+			spec:      "containers:\n- name: cloud-sql-proxy\n  args: [--health-check, --http-address=0.0.0.0]\n",
+			want:      "containers:\n- name: cloud-sql-proxy\n  args: [--health-check, --http-address=0.0.0.0]\n",
+			reachable: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			node := krmtest.Parse(t, tc.spec)
+			var log report.Log
+			if _, err := (EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: tc.reachable, Log: &log}).Filter([]*yaml.RNode{node}); err != nil {
+				t.Fatal(err)
+			}
+			if got := node.MustString(); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+			var want []string
+			if tc.change != "" {
+				want = []string{tc.change}
+			}
+			krmtest.CheckLog(t, "changes", log.Changes, want)
+			krmtest.CheckFilterIdempotent(t, krmtest.Parse(t, tc.spec), func(l *report.Log) kio.Filter {
+				return EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: tc.reachable, Log: l}
+			})
+		})
+	}
+}
