@@ -83,7 +83,7 @@ func setup() error {
 		return fmt.Errorf("the function binary (make build, or set SIDECAR_LIFECYCLE): %w", err)
 	}
 	suite.namespace = envOr("E2E_NAMESPACE", "sidecar-lifecycle-e2e")
-	if suite.portBase, err = strconv.Atoi(envOr("E2E_PORT_BASE", "47180")); err != nil {
+	if suite.portBase, err = strconv.Atoi(envOr("E2E_PORT_BASE", "28180")); err != nil {
 		return fmt.Errorf("E2E_PORT_BASE: %w", err)
 	}
 	var id [3]byte
