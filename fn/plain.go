@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -107,14 +108,14 @@ func readConfig(path string) (*yaml.RNode, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil // an empty file: the defaults
 		}
-		return nil, fmt.Errorf("config %s is not valid YAML: %s", report.Quote(path), firstLine(err.Error()))
+		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), firstLine(err.Error()))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", report.Quote(path))
+		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", quotePath(path))
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("config %s is not a mapping: expected a SidecarLifecycle or a ConfigMap", report.Quote(path))
+		return nil, fmt.Errorf("config %s is not a mapping: expected a SidecarLifecycle or a ConfigMap", quotePath(path))
 	}
 	return yaml.NewRNode(doc.Content[0]), nil
 }
@@ -225,7 +226,7 @@ func (s *separator) Read(p []byte) (int, error) {
 func unwrapPath(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s %s: %v", pe.Op, report.Quote(pe.Path), pe.Err)
+		return fmt.Sprintf("%s %s: %v", pe.Op, quotePath(pe.Path), pe.Err)
 	}
 	return err.Error()
 }
@@ -237,3 +238,7 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// quotePath quotes a file name for a message, escaped but never shortened:
+// the user needs all of it to find the file.
+func quotePath(path string) string { return strconv.Quote(path) }
