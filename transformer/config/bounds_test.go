@@ -34,16 +34,7 @@ func TestLoadDelayBounds(t *testing.T) {
 			[]string{"data.appDrainDelay", "data.waitBeforeExit"}, "longer than the maximum"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := config.LoadBytes([]byte(tc.config))
-			if err == nil {
-				t.Fatal("want an error")
-			}
-			if got := paths(fieldErrors(t, err)); !reflect.DeepEqual(got, tc.wantPaths) {
-				t.Errorf("paths = %q, want %q\nerror: %v", got, tc.wantPaths, err)
-			}
-			if !strings.Contains(err.Error(), tc.wantMsg) {
-				t.Errorf("error %q does not contain %q", err, tc.wantMsg)
-			}
+			checkFieldError(t, tc.config, tc.wantPaths, tc.wantMsg)
 		})
 	}
 }
@@ -95,5 +86,21 @@ func TestFormatDuration(t *testing.T) {
 		if got := config.FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%s) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// checkFieldError loads the config and checks that it fails with errors at
+// exactly wantPaths, one of them saying wantMsg.
+func checkFieldError(t *testing.T, cfg string, wantPaths []string, wantMsg string) {
+	t.Helper()
+	_, err := config.LoadBytes([]byte(cfg))
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if got := paths(fieldErrors(t, err)); !reflect.DeepEqual(got, wantPaths) {
+		t.Errorf("paths = %q, want %q\nerror: %v", got, wantPaths, err)
+	}
+	if !strings.Contains(err.Error(), wantMsg) {
+		t.Errorf("error %q does not contain %q", err, wantMsg)
 	}
 }

@@ -1,7 +1,6 @@
 package config_test
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -26,16 +25,7 @@ func TestPodSpecPathsBuiltIn(t *testing.T) {
 			[]string{"spec.podSpecPaths[0]"}, "built-in kind CronJob (group batch)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := config.LoadBytes([]byte(spec + tc.entries))
-			if err == nil {
-				t.Fatal("want an error")
-			}
-			if got := paths(fieldErrors(t, err)); !reflect.DeepEqual(got, tc.wantPaths) {
-				t.Errorf("paths = %q, want %q\nerror: %v", got, tc.wantPaths, err)
-			}
-			if !strings.Contains(err.Error(), tc.wantMsg) {
-				t.Errorf("error %q does not contain %q", err, tc.wantMsg)
-			}
+			checkFieldError(t, spec+tc.entries, tc.wantPaths, tc.wantMsg)
 		})
 	}
 	for _, ok := range []string{

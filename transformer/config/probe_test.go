@@ -1,8 +1,6 @@
 package config_test
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -37,16 +35,7 @@ func TestLoadStartupProbe(t *testing.T) {
 			[]string{"spec.sidecars[0].startupProbe.terminationGracePeriodSeconds"}, "0 is not greater than 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := config.LoadBytes([]byte(spec + tc.sidecars))
-			if err == nil {
-				t.Fatal("want an error")
-			}
-			if got := paths(fieldErrors(t, err)); !reflect.DeepEqual(got, tc.wantPaths) {
-				t.Errorf("paths = %q, want %q\nerror: %v", got, tc.wantPaths, err)
-			}
-			if !strings.Contains(err.Error(), tc.wantMsg) {
-				t.Errorf("error %q does not contain %q", err, tc.wantMsg)
-			}
+			checkFieldError(t, spec+tc.sidecars, tc.wantPaths, tc.wantMsg)
 		})
 	}
 	if _, err := config.LoadBytes([]byte(spec + "  - {name: a, startupProbe: {httpGet: {port: admin}}}\n  - {name: b, startupProbe: {tcpSocket: {port: 65535}}}\n  - {name: e, startupProbe: {grpc: {port: 1}}}\n  - {name: c, startupProbe: {}}\n  - {name: d, startupProbe: {exec: {command: [x]}, successThreshold: 1, periodSeconds: 0, terminationGracePeriodSeconds: 5}}\n")); err != nil {

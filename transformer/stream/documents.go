@@ -36,7 +36,6 @@ func ReadDocuments(r io.Reader, opts Options) (*Documents, error) {
 	d := &Documents{spool: NewSpool(limit)}
 	br := bufio.NewReaderSize(r, 1<<16)
 	var offset int64
-	var long []byte
 	markedCurrent := false
 	start := func(head, body int64) {
 		d.heads = append(d.heads, head)
@@ -44,45 +43,29 @@ func ReadDocuments(r io.Reader, opts Options) (*Documents, error) {
 		markedCurrent = false
 	}
 	start(0, 0)
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long, chunk...)
-			continue
+	err := eachLine(br, func(line []byte) error {
+		if _, err := d.spool.Write(line); err != nil {
+			return err
 		}
-		line := chunk
-		if len(long) > 0 {
-			long = append(long, chunk...)
-			line = long
-		}
-		if len(line) > 0 {
-			if _, werr := d.spool.Write(line); werr != nil {
-				d.Close()
-				return nil, werr
+		if marker, separate := documentMarker(line); marker {
+			body := offset
+			if separate {
+				body += int64(len(line))
 			}
-			if marker, separate := documentMarker(line); marker {
-				body := offset
-				if separate {
-					body += int64(len(line))
-				}
-				if offset == 0 {
-					d.heads, d.bodies = d.heads[:0], d.bodies[:0]
-				}
-				start(offset, body)
-			} else if opts.Mark != nil && !markedCurrent && opts.Mark(line) {
-				d.Marked = append(d.Marked, len(d.heads)-1)
-				markedCurrent = true
+			if offset == 0 {
+				d.heads, d.bodies = d.heads[:0], d.bodies[:0]
 			}
-			offset += int64(len(line))
+			start(offset, body)
+		} else if opts.Mark != nil && !markedCurrent && opts.Mark(line) {
+			d.Marked = append(d.Marked, len(d.heads)-1)
+			markedCurrent = true
 		}
-		long = long[:0]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			d.Close()
-			return nil, err
-		}
+		offset += int64(len(line))
+		return nil
+	})
+	if err != nil {
+		d.Close()
+		return nil, err
 	}
 	if err := d.spool.Flush(); err != nil {
 		d.Close()

@@ -139,6 +139,26 @@ func Read(r io.Reader, opts Options) (*Input, error) {
 
 // scanLines feeds every line of br to s and copies it to sink.
 func scanLines(br *bufio.Reader, sink io.Writer, s *lineSplitter) (int64, error) {
+	err := eachLine(br, func(line []byte) error {
+		if sink != nil {
+			if _, err := sink.Write(line); err != nil {
+				return err
+			}
+		}
+		s.add(line)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	s.end()
+	return s.offset, nil
+}
+
+// eachLine calls fn with every line of br, its line break included, however
+// long the line; the slice is valid until fn returns. It stops at the
+// first error of br or fn.
+func eachLine(br *bufio.Reader, fn func(line []byte) error) error {
 	var long []byte // a line longer than the reader's buffer
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -152,20 +172,16 @@ func scanLines(br *bufio.Reader, sink io.Writer, s *lineSplitter) (int64, error)
 			line = long
 		}
 		if len(line) > 0 {
-			if sink != nil {
-				if _, werr := sink.Write(line); werr != nil {
-					return 0, werr
-				}
+			if ferr := fn(line); ferr != nil {
+				return ferr
 			}
-			s.add(line)
 		}
 		long = long[:0]
 		if err == io.EOF {
-			s.end()
-			return s.offset, nil
+			return nil
 		}
 		if err != nil {
-			return 0, err
+			return err
 		}
 	}
 }
