@@ -68,9 +68,10 @@ func normalize(n *yaml.Node) string {
 // mapping when the parser read it before the mapping: the YAML library
 // puts a comment block followed by a blank line before a list entry on
 // the entry's first key, whose foot comment it then writes after the
-// key's line. The comment came before the entry when it does not fit
-// between the first key's line and the second key's: a foot comment
-// written after the first key leaves that many lines between them.
+// key's line. The comment came before the entry when the first value
+// has a foot comment too (the parser gives the key the value's foot
+// comment only when it has none), or when it does not fit between the
+// first key's line and the second key's.
 func leading(n *yaml.Node) string {
 	if !misplaced(n) {
 		return ""
@@ -90,7 +91,7 @@ func misplaced(n *yaml.Node) bool {
 	if k.FootComment == "" || k.Line == 0 || next.Line == 0 || v.Kind != yaml.ScalarNode || v.Line != k.Line {
 		return false
 	}
-	return next.Line-k.Line <= strings.Count(k.FootComment, "\n")+1
+	return v.FootComment != "" || next.Line-k.Line <= strings.Count(k.FootComment, "\n")+1
 }
 
 // anyMisplaced reports whether a mapping of the tree is misplaced.
