@@ -280,16 +280,13 @@ func randomYAML(r *rand.Rand) string {
 		var insert string
 		switch r.Intn(4) {
 		case 3:
-			// One block per gap: three blocks with blank lines between them
-			// are not a fixed point of the whole-list path yet.
 			for at < len(lines) && !strings.HasPrefix(lines[at], "- ") {
 				at++
 			}
-			before := strings.Join(lines[:at], "")
-			if strings.HasSuffix(before, "# between items\n") || strings.HasSuffix(before, "# between items\n\n") {
-				continue
+			for k := 1 + r.Intn(3); k > 0; k-- {
+				insert += strings.Repeat("\n", r.Intn(3)) + fmt.Sprintf("# between items %d\n", r.Intn(100))
 			}
-			insert = strings.Repeat("\n", r.Intn(2)) + "# between items\n" + strings.Repeat("\n", r.Intn(2))
+			insert += strings.Repeat("\n", r.Intn(3))
 		case 0:
 			insert = strings.Repeat(" ", r.Intn(12)) + "# inserted\n"
 		case 1:

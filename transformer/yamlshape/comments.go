@@ -7,13 +7,16 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// settle places the comments of the tree where the YAML encoder writes
-// them so that they read back to the same place: a foot comment becomes
-// the head comment of what follows it, and head comments lose their blank
+// settle places the comments of the tree, an entry of a list after
+// another, where the YAML encoder writes them so that they read back to
+// the same place: a foot comment becomes the head comment of what follows
+// it, a comment read before an entry but put on its first key (see
+// leading) goes back before the entry, and head comments lose their blank
 // lines. A folded scalar with a more-indented line, which the encoder
 // writes with one more line break each time, becomes a literal one. It
 // changes n and returns it.
 func settle(n *yaml.Node) *yaml.Node {
+	n.HeadComment = head(leading(n), n.HeadComment)
 	if foot := normalize(n); foot != "" {
 		l := last(n)
 		l.FootComment = head(l.FootComment, foot)
@@ -42,8 +45,10 @@ func normalize(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		var carry string
 		for i, c := range n.Content {
-			if i > 0 {
-				c.HeadComment = head(carry, c.HeadComment)
+			if before := leading(c); i > 0 {
+				c.HeadComment = head(joinComments(carry, before), c.HeadComment)
+			} else {
+				c.HeadComment = joinComments(before, c.HeadComment)
 			}
 			carry = normalize(c)
 		}
@@ -57,6 +62,49 @@ func normalize(n *yaml.Node) string {
 	foot := n.FootComment
 	n.FootComment = ""
 	return foot
+}
+
+// leading takes and returns the foot comment of the first key of a block
+// mapping when the parser read it before the mapping: the YAML library
+// puts a comment block followed by a blank line before a list entry on
+// the entry's first key, whose foot comment it then writes after the
+// key's line. The comment came before the entry when the first value
+// has a foot comment too (the parser gives the key the value's foot
+// comment only when it has none), or when it does not fit between the
+// first key's line and the second key's.
+func leading(n *yaml.Node) string {
+	if !misplaced(n) {
+		return ""
+	}
+	foot := n.Content[0].FootComment
+	n.Content[0].FootComment = ""
+	return foot
+}
+
+// misplaced reports whether n is a block mapping whose first key holds a
+// foot comment the parser read before the mapping (see leading).
+func misplaced(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 || len(n.Content) < 4 {
+		return false
+	}
+	k, v, next := n.Content[0], n.Content[1], n.Content[2]
+	if k.FootComment == "" || k.Line == 0 || next.Line == 0 || v.Kind != yaml.ScalarNode || v.Line != k.Line {
+		return false
+	}
+	return v.FootComment != "" || next.Line-k.Line <= strings.Count(k.FootComment, "\n")+1
+}
+
+// anyMisplaced reports whether a mapping of the tree is misplaced.
+func anyMisplaced(n *yaml.Node) bool {
+	if misplaced(n) {
+		return true
+	}
+	for _, c := range n.Content {
+		if anyMisplaced(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // head is the head comment of a node: what came before it, then its own,
@@ -88,6 +136,9 @@ func Stable(n *yaml.Node) *yaml.Node {
 	if !mayMove(n) {
 		return n
 	}
+	if anyMisplaced(n) {
+		return settle(yaml.CopyYNode(n))
+	}
 	once, err := encode(n)
 	if err != nil {
 		return n
@@ -113,10 +164,15 @@ func mayMove(n *yaml.Node) bool {
 	return false
 }
 
-// encode writes n as an entry of a list, where items are written.
+// encode writes n as an entry of a list after another, where items are
+// written: the YAML library reads comments before an entry differently
+// when an entry comes before it.
 func encode(n *yaml.Node) (string, error) {
+	before := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "x"}, {Kind: yaml.ScalarNode, Value: "0"},
+	}}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		{Kind: yaml.ScalarNode, Value: "items"}, {Kind: yaml.SequenceNode, Content: []*yaml.Node{n}},
+		{Kind: yaml.ScalarNode, Value: "items"}, {Kind: yaml.SequenceNode, Content: []*yaml.Node{before, n}},
 	}}}}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
@@ -126,16 +182,21 @@ func encode(n *yaml.Node) (string, error) {
 	return b.String(), enc.Close()
 }
 
-// reencode reads text written by encode and writes its entry again.
+// reencode reads text written by encode and writes it again.
 func reencode(text string) (string, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		return "", err
 	}
-	if len(doc.Content) != 1 || len(doc.Content[0].Content) != 2 || len(doc.Content[0].Content[1].Content) != 1 {
-		return "", errors.New("not one entry")
+	if len(doc.Content) != 1 || len(doc.Content[0].Content) != 2 || len(doc.Content[0].Content[1].Content) != 2 {
+		return "", errors.New("not two entries")
 	}
-	return encode(doc.Content[0].Content[1].Content[0])
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	if err := enc.Encode(&doc); err != nil {
+		return "", err
+	}
+	return b.String(), enc.Close()
 }
 
 // loose reports whether a comment of the node itself might read back

@@ -3,6 +3,7 @@ package yamlshape
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,14 +20,15 @@ func encItems(t testing.TB, item *yaml.Node) string {
 	return s
 }
 
-// parseItems reads the first entry of a list written by encItems.
+// parseItems reads the last entry of a list written by encItems.
 func parseItems(t testing.TB, s string) *yaml.Node {
 	t.Helper()
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(s), &n); err != nil {
 		t.Fatalf("%v\n%s", err, s)
 	}
-	return n.Content[0].Content[1].Content[0]
+	entries := n.Content[0].Content[1].Content
+	return entries[len(entries)-1]
 }
 
 // base is a pod with lists and mappings at several depths, flow style
@@ -114,7 +116,7 @@ func TestStableIsFixedPoint(t *testing.T) {
 		if once != twice {
 			t.Fatalf("not a fixed point:\n--- in\n%s--- once\n%s--- twice\n%s", in, once, twice)
 		}
-		if c := commentLines(plain); commentLines(once) != c {
+		if !sameComments(once, plain) || !inOrder(once, in) && commentLines(once) != commentLines(plain) {
 			t.Fatalf("comments lost or out of order:\n--- in\n%s--- kyaml\n%s--- once\n%s", in, plain, once)
 		}
 	}
@@ -169,6 +171,29 @@ func TestStableVendorLayout(t *testing.T) {
 	}
 }
 
+// sameComments reports whether two texts hold the same comments, in any
+// order.
+func sameComments(a, b string) bool {
+	x, y := strings.Split(commentLines(a), "\n"), strings.Split(commentLines(b), "\n")
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// inOrder reports whether the comments of text come in the order they
+// have in the input in (which may hold more).
+func inOrder(text, in string) bool {
+	want := strings.Split(commentLines(in), "\n")
+	for _, c := range strings.Split(commentLines(text), "\n") {
+		i := slices.Index(want, c)
+		if i < 0 {
+			return false
+		}
+		want = want[i+1:]
+	}
+	return true
+}
+
 // commentLines lists the comments of a text in order, one a line.
 func commentLines(text string) string {
 	var out []string
@@ -195,5 +220,27 @@ func TestStableFoldedScalar(t *testing.T) {
 	twice := encItems(t, Stable(parseItems(t, once)))
 	if value(once) != want || twice != once {
 		t.Errorf("value %q, want %q; second run:\n%s", value(once), want, twice)
+	}
+}
+
+// TestStableBetweenItems: comment blocks between blank lines before an
+// item that follows another, which the YAML library reads partly onto the
+// item's first key, are written before the item, in their order, and read
+// back there.
+func TestStableBetweenItems(t *testing.T) {
+	for _, gap := range []string{
+		"# a\n\n\n# b\n\n# c\n",
+		"# a\n\n# b\n",
+		"\n# a\n\n# b\n\n",
+		"# a\n\n# b\n  # c\n\n# d\n",
+	} {
+		in := "items:\n- x: 0\n" + gap + "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: two\n"
+		once := encItems(t, Stable(parseItems(t, in)))
+		if twice := encItems(t, Stable(parseItems(t, once))); twice != once {
+			t.Errorf("gap %q: not a fixed point:\n--- once\n%s--- twice\n%s", gap, once, twice)
+		}
+		if commentLines(once) != commentLines(in) {
+			t.Errorf("gap %q: comments lost or out of order:\n%s", gap, once)
+		}
 	}
 }

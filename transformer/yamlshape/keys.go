@@ -6,6 +6,7 @@
 package yamlshape
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -57,7 +58,6 @@ func Walk(n *yaml.Node) (Shape, error) {
 type elem struct {
 	key   string
 	index int // -1 for a key
-	known bool
 }
 
 func walk(n *yaml.Node, path []elem, s *Shape) error {
@@ -81,7 +81,10 @@ func walk(n *yaml.Node, path []elem, s *Shape) error {
 				s.Anchored = true
 			}
 			name, ok := keyName(k)
-			if ok && duplicate(n.Content[:i], name, seen) {
+			if !ok {
+				return keyKindError(path, k)
+			}
+			if duplicate(n.Content[:i], name, seen) {
 				return &DuplicateKeyError{Path: joinPath(path), Key: name}
 			}
 			if k.Anchor != "" || k.Kind == yaml.AliasNode {
@@ -90,7 +93,7 @@ func walk(n *yaml.Node, path []elem, s *Shape) error {
 			if !s.Unsettled && commented(k) {
 				s.Unsettled = true
 			}
-			if err := walk(v, append(path, elem{key: name, index: -1, known: ok}), s); err != nil {
+			if err := walk(v, append(path, elem{key: name, index: -1}), s); err != nil {
 				return err
 			}
 		}
@@ -132,6 +135,22 @@ func commented(n *yaml.Node) bool {
 	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
 }
 
+// keyKindError is the error for a key that is not a scalar.
+func keyKindError(path []elem, k *yaml.Node) error {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	kind := "mapping"
+	if k.Kind == yaml.SequenceNode {
+		kind = "list"
+	}
+	msg := "a key is a " + kind + ", not a string: use a string key; Kubernetes objects have string keys only"
+	if p := joinPath(path); p != "" {
+		return errors.New(p + ": " + msg)
+	}
+	return errors.New(msg)
+}
+
 // keyName is the text of a scalar key, or of the scalar an alias key
 // refers to.
 func keyName(k *yaml.Node) (string, bool) {
@@ -150,8 +169,6 @@ func joinPath(path []elem) string {
 		switch {
 		case e.index >= 0:
 			b.WriteString("[" + strconv.Itoa(e.index) + "]")
-		case !e.known:
-			b.WriteString("[?]")
 		case e.key != "" && !strings.ContainsAny(e.key, ".[]\"' \t\n") && strconv.Quote(e.key) == `"`+e.key+`"`:
 			if b.Len() > 0 {
 				b.WriteByte('.')

@@ -16,6 +16,24 @@ func parse(t *testing.T, s string) *yaml.Node {
 	return doc.Content[0]
 }
 
+// TestWalkKeyKinds: a key that is a mapping or a list, which no
+// Kubernetes object and no strict YAML reader into string-keyed maps
+// accepts, is an error naming the mapping's path.
+func TestWalkKeyKinds(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"mapping key at the top", "{{}: x}\n", "a key is a mapping, not a string: use a string key"},
+		{"list key in data", "data:\n  ? [a]\n  : x\n", "data: a key is a list, not a string"},
+		{"alias of a mapping", "a: &m {k: 1}\nb: {*m : 2}\n", "b: a key is a mapping"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Walk(parse(t, tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestWalkDuplicateKeys: a key twice in any mapping is an error naming the
 // mapping's path with list indexes and the key.
 func TestWalkDuplicateKeys(t *testing.T) {
