@@ -15,6 +15,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
 // isConfigFlag reports whether arg is --config or --config=FILE, which
@@ -102,17 +103,14 @@ func readConfig(path string) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the config: %v", unwrapPath(err))
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil // an empty file: the defaults
-		}
-		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), firstLine(err.Error()))
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+	doc, err := stream.DecodeOne(bytes.NewReader(data))
+	switch {
+	case err == io.EOF:
+		return nil, nil // an empty file: the defaults
+	case err == stream.ErrMoreDocuments:
 		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", quotePath(path))
+	case err != nil:
+		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), err)
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("config %s is not a mapping: expected a SidecarLifecycle or a ConfigMap", quotePath(path))
@@ -229,14 +227,6 @@ func unwrapPath(err error) string {
 		return fmt.Sprintf("%s %s: %v", pe.Op, quotePath(pe.Path), pe.Err)
 	}
 	return err.Error()
-}
-
-// firstLine is the first line of s.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // quotePath quotes a file name for a message, escaped but never shortened:

@@ -2,7 +2,6 @@ package transformer
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
@@ -147,17 +146,14 @@ func (p *plainRun) document(i int) (plainDocument, error) {
 // with nothing but comments and blank lines, and an error for text that is
 // not one YAML mapping.
 func parseDocument(i int, body []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(body))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("document %d is not valid YAML: %s", i+1, firstLine(err.Error()))
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+	doc, err := stream.DecodeOne(bytes.NewReader(body))
+	switch {
+	case err == io.EOF:
+		return nil, nil
+	case err == stream.ErrMoreDocuments:
 		return nil, fmt.Errorf("document %d: a document marker the splitter did not see; put \"---\" on a line of its own", i+1)
+	case err != nil:
+		return nil, fmt.Errorf("document %d is not valid YAML: %s", i+1, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, nil
@@ -165,7 +161,7 @@ func parseDocument(i int, body []byte) (*yaml.Node, error) {
 	if doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("document %d is not a mapping: expected Kubernetes resources", i+1)
 	}
-	return &doc, nil
+	return doc, nil
 }
 
 // encodeDocument encodes the edited mapping in place of the document's

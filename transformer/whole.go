@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -92,16 +91,16 @@ func ParseResourceList(in []byte) (*yaml.RNode, error) {
 	if len(bytes.TrimSpace(in)) == 0 {
 		return nil, errors.New("no input: expected a ResourceList on stdin")
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(stream.LF(in)))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("input is not valid YAML: %v", firstLine(err.Error()))
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err != io.EOF {
+	doc, err := stream.DecodeOne(bytes.NewReader(stream.LF(in)))
+	switch {
+	case err == io.EOF:
+		return nil, errors.New("no input: expected a ResourceList on stdin, found only comments")
+	case err == stream.ErrMoreDocuments:
 		return nil, errors.New("input has more than one YAML document: expected one ResourceList")
+	case err != nil:
+		return nil, fmt.Errorf("input is not valid YAML: %v", err)
 	}
-	rn := yaml.NewRNode(&doc)
+	rn := yaml.NewRNode(doc)
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		rn = yaml.NewRNode(doc.Content[0])
 	}
@@ -155,11 +154,4 @@ func fieldNode(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -44,16 +44,11 @@ func parseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
 // mapping with one key and a block sequence of entries entries, and returns
 // the last one.
 func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
-	dec := yaml.NewDecoder(io.MultiReader(strings.NewReader(head), bytes.NewReader(LF(text))))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := DecodeOne(io.MultiReader(strings.NewReader(head), bytes.NewReader(LF(text))))
+	if err != nil {
 		return nil, err
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err != io.EOF {
-		return nil, errors.New("item is more than one document")
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(&doc) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(doc) {
 		return nil, errors.New("item is not one document")
 	}
 	list := doc.Content[0]
@@ -79,16 +74,11 @@ func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
 // parseJSONItem parses the text of one item of a JSON ResourceList, as
 // Input.Item returns it: a JSON object, which is a YAML flow mapping.
 func parseJSONItem(text []byte) (*yaml.RNode, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(LF(text)))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := DecodeOne(bytes.NewReader(LF(text)))
+	if err != nil {
 		return nil, err
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err != io.EOF {
-		return nil, errors.New("item is more than one document")
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(&doc) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(doc) {
 		return nil, errors.New("item is not one document")
 	}
 	item := doc.Content[0]
