@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -63,16 +62,7 @@ func budgetScenario(t *testing.T, variant string, port int) {
 	decodeNode(t, onlyItem(t, items), &out)
 	manifest := writeNodes(t, dir, "pod.yaml", items)
 
-	createPod(t, name, manifest)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	app := follow(ctx, name, "app", 3*time.Minute)
-	proxy := follow(ctx, name, "proxy", 3*time.Minute)
-	waitFor(t, 3*time.Minute, fmt.Sprintf("%d ok requests in the app's log", okBeforeDelete), func() bool {
-		before, _ := requests(app.events(t), time.Time{})
-		ok, _ := tally(before)
-		return ok >= okBeforeDelete && first(proxy.events(t), "ready") != nil
-	}, app, proxy)
+	ctx, app, proxy := startServing(t, name, manifest)
 
 	deleted := time.Now()
 	if _, err := kubectl(ctx, "delete", "pod", name, "-n", suite.namespace, "--wait=false"); err != nil {

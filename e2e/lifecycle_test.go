@@ -73,19 +73,7 @@ func lifecycleScenario(t *testing.T, variant string, port int) {
 			"the function's output has terminationGracePeriodSeconds %v, want %d", out.Spec.TerminationGracePeriodSeconds, raisedGrace)
 	}
 
-	createPod(t, name, manifest)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	app := follow(ctx, name, "app", 3*time.Minute)
-	proxy := follow(ctx, name, "proxy", 3*time.Minute)
-
-	// Let it run until the app has had its good answers and the sidecar's
-	// ready line has arrived.
-	waitFor(t, 3*time.Minute, fmt.Sprintf("%d ok requests in the app's log", okBeforeDelete), func() bool {
-		before, _ := requests(app.events(t), time.Time{})
-		ok, _ := tally(before)
-		return ok >= okBeforeDelete && first(proxy.events(t), "ready") != nil
-	}, app, proxy)
+	ctx, app, proxy := startServing(t, name, manifest)
 
 	// Delete it, and read the pod until every container has stopped; the
 	// finalizer keeps the object.
@@ -214,4 +202,22 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool,
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// startServing creates the pod, follows the logs of its app and proxy
+// containers, and waits until the app has had its good answers and the
+// sidecar's ready line has arrived. The context ends with the test.
+func startServing(t *testing.T, name, manifest string) (context.Context, *follower, *follower) {
+	t.Helper()
+	createPod(t, name, manifest)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	app := follow(ctx, name, "app", 3*time.Minute)
+	proxy := follow(ctx, name, "proxy", 3*time.Minute)
+	waitFor(t, 3*time.Minute, fmt.Sprintf("%d ok requests in the app's log", okBeforeDelete), func() bool {
+		before, _ := requests(app.events(t), time.Time{})
+		ok, _ := tally(before)
+		return ok >= okBeforeDelete && first(proxy.events(t), "ready") != nil
+	}, app, proxy)
+	return ctx, app, proxy
 }
