@@ -43,7 +43,7 @@ func (s *Summary) Message(action config.Action) string {
 	msg := fmt.Sprintf("ordered %s, converted %d to native sidecars, annotated %d, skipped %d",
 		plural(c[Ordered], "workload"), c[Converted], c[Annotated]+s.annotatedToo, c[Skipped])
 	if c[Failed] > 0 {
-		msg += fmt.Sprintf("; %s failed, so nothing was changed", plural(c[Failed], "workload"))
+		msg += fmt.Sprintf("; %s failed, so nothing was changed", plural(c[Failed], "resource"))
 	}
 	return msg
 }
