@@ -142,7 +142,10 @@ func (t *Transformer) item(item *yaml.RNode) ItemResult {
 	res := ItemResult{Node: item}
 	copied := *w
 	copied.Node = item.Copy()
+	// The comment at the end of the item stays at its end, whatever moves.
+	trailing := yamlshape.TakeTrailing(copied.Node.YNode())
 	outcome, annotated, err := t.edit(&copied, p, &res.Log)
+	yamlshape.PutTrailing(copied.Node.YNode(), trailing)
 	if err != nil {
 		res.Log.Fail("%v", err)
 	}

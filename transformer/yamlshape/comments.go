@@ -213,3 +213,56 @@ func foldedIndented(n *yaml.Node) bool {
 		(strings.HasPrefix(n.Value, " ") || strings.HasPrefix(n.Value, "\t") ||
 			strings.Contains(n.Value, "\n ") || strings.Contains(n.Value, "\n\t"))
 }
+
+// TakeTrailing removes and returns the comments that stand at the very end
+// of n's text: the parser hangs a comment after the last line of an item
+// (a file's closing comment, a commented-out container) on the deepest
+// last key, however far left it stood, so an edit that moves that entry or
+// adds keys after it would carry the comment into the middle. Give it
+// back with PutTrailing once the edit is done.
+func TakeTrailing(n *yaml.Node) string {
+	var blocks []string
+	for n != nil {
+		if n.FootComment != "" {
+			blocks = append([]string{n.FootComment}, blocks...)
+			n.FootComment = ""
+		}
+		switch {
+		case n.Kind == yaml.MappingNode && len(n.Content) >= 2:
+			if k := n.Content[len(n.Content)-2]; k.FootComment != "" {
+				blocks = append([]string{k.FootComment}, blocks...)
+				k.FootComment = ""
+			}
+			n = n.Content[len(n.Content)-1]
+		case (n.Kind == yaml.SequenceNode || n.Kind == yaml.DocumentNode) && len(n.Content) > 0:
+			n = n.Content[len(n.Content)-1]
+		default:
+			n = nil
+		}
+	}
+	return joinComments(blocks...)
+}
+
+// PutTrailing hangs comment, taken with TakeTrailing, where the parser
+// would find it at the end of n's text: on the last key of the deepest
+// last mapping.
+func PutTrailing(n *yaml.Node, comment string) {
+	if comment == "" {
+		return
+	}
+	var key *yaml.Node
+	for n != nil {
+		switch {
+		case n.Kind == yaml.MappingNode && len(n.Content) >= 2:
+			key = n.Content[len(n.Content)-2]
+			n = n.Content[len(n.Content)-1]
+		case (n.Kind == yaml.SequenceNode || n.Kind == yaml.DocumentNode) && len(n.Content) > 0:
+			n = n.Content[len(n.Content)-1]
+		default:
+			n = nil
+		}
+	}
+	if key != nil {
+		key.FootComment = joinComments(key.FootComment, comment)
+	}
+}

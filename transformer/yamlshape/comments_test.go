@@ -244,3 +244,29 @@ func TestStableBetweenItems(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailing: the comments at the end of a tree's text are taken from
+// the last path, in text order, and put back on the deepest last key.
+func TestTrailing(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("a:\n  b:\n  - x: 1\n    y: 2\n    # inner\n  # outer\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := TakeTrailing(&doc)
+	if !strings.Contains(got, "# inner") || !strings.Contains(got, "# outer") || strings.Index(got, "# inner") > strings.Index(got, "# outer") {
+		t.Fatalf("taken %q, want both comments in text order", got)
+	}
+	if again := TakeTrailing(&doc); again != "" {
+		t.Errorf("a second take found %q", again)
+	}
+	m := doc.Content[0].Content[1].Content[1].Content[0] // the mapping {x, y}
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "z"}, &yaml.Node{Kind: yaml.ScalarNode, Value: "3"})
+	PutTrailing(&doc, got)
+	if k := m.Content[4]; k.Value != "z" || k.FootComment != got {
+		t.Errorf("put on %q with %q, want on z", k.Value, k.FootComment)
+	}
+	PutTrailing(&doc, "")
+	if m.Content[4].FootComment != got {
+		t.Error("an empty comment changed the tree")
+	}
+}
