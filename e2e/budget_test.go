@@ -69,17 +69,7 @@ func budgetScenario(t *testing.T, variant string, port int) {
 		t.Fatal(err)
 	}
 	grace := time.Duration(*out.Spec.TerminationGracePeriodSeconds) * time.Second
-	pod := waitPod(t, name, grace+2*time.Minute, "terminated", allTerminated)
-	app.wait(t, time.Minute)
-	proxy.wait(t, time.Minute)
-	save(t, dir, "app.log", []byte(app.text()))
-	save(t, dir, "proxy.log", []byte(proxy.text()))
-	appEvents, proxyEvents := app.events(t), proxy.events(t)
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("pod %s: %s\napp log:\n%sproxy log:\n%s", name, podSummary(pod), describeEvents(appEvents, 30), describeEvents(proxyEvents, 30))
-		}
-	})
+	pod, appEvents, proxyEvents := stopped(t, dir, name, grace, app, proxy)
 	appSigterm, appExit := first(appEvents, "sigterm"), first(appEvents, "exit")
 	proxySigterm, proxyExit := first(proxyEvents, "sigterm"), first(proxyEvents, "exit")
 	if appSigterm == nil || appExit == nil || proxySigterm == nil || proxyExit == nil {

@@ -84,17 +84,7 @@ func lifecycleScenario(t *testing.T, variant string, port int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pod := waitPod(t, name, time.Duration(wantGrace)*time.Second+2*time.Minute, "terminated", allTerminated)
-	app.wait(t, time.Minute)
-	proxy.wait(t, time.Minute)
-	save(t, dir, "app.log", []byte(app.text()))
-	save(t, dir, "proxy.log", []byte(proxy.text()))
-	appEvents, proxyEvents := app.events(t), proxy.events(t)
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("pod %s: %s\napp log:\n%sproxy log:\n%s", name, podSummary(pod), describeEvents(appEvents, 30), describeEvents(proxyEvents, 30))
-		}
-	})
+	pod, appEvents, proxyEvents := stopped(t, dir, name, time.Duration(wantGrace)*time.Second, app, proxy)
 
 	appStart, appSigterm, appExit := first(appEvents, "start"), first(appEvents, "sigterm"), first(appEvents, "exit")
 	proxyReady, proxySigterm, proxyExit := first(proxyEvents, "ready"), first(proxyEvents, "sigterm"), first(proxyEvents, "exit")
@@ -220,4 +210,24 @@ func startServing(t *testing.T, name, manifest string) (context.Context, *follow
 		return ok >= okBeforeDelete && first(proxy.events(t), "ready") != nil
 	}, app, proxy)
 	return ctx, app, proxy
+}
+
+// stopped waits, for up to the grace period and two minutes more, until
+// every container of the deleted pod has stopped, then waits for the app's
+// and the proxy's logs to end, saves them in dir and returns the pod and
+// their events; a failed test logs them.
+func stopped(t *testing.T, dir, name string, grace time.Duration, app, proxy *follower) (*corev1.Pod, []eventlog.Event, []eventlog.Event) {
+	t.Helper()
+	pod := waitPod(t, name, grace+2*time.Minute, "terminated", allTerminated)
+	app.wait(t, time.Minute)
+	proxy.wait(t, time.Minute)
+	save(t, dir, "app.log", []byte(app.text()))
+	save(t, dir, "proxy.log", []byte(proxy.text()))
+	appEvents, proxyEvents := app.events(t), proxy.events(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("pod %s: %s\napp log:\n%sproxy log:\n%s", name, podSummary(pod), describeEvents(appEvents, 30), describeEvents(proxyEvents, 30))
+		}
+	})
+	return pod, appEvents, proxyEvents
 }

@@ -14,32 +14,13 @@ import (
 // id annotations kyaml's function runner would use to copy the input's field
 // order onto it by list position; an unchanged item keeps them.
 func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
-	changed := krmtest.Parse(t, `apiVersion: v1
-kind: Pod
-metadata:
-  name: web
-  annotations:
-    config.k8s.io/id: '1'
-    internal.config.kubernetes.io/id: '1'
-spec:
-  containers:
-  - name: web
-    image: web
-  - name: linkerd-proxy
-    image: proxy
-`)
-	untouched := krmtest.Parse(t, `apiVersion: v1
-kind: Pod
-metadata:
-  name: plain
-  annotations:
-    config.k8s.io/id: '2'
-    internal.config.kubernetes.io/id: '2'
-spec:
-  containers:
-  - name: web
-    image: web
-`)
+	pod := func(name, id, containers string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  annotations:\n" +
+			"    config.k8s.io/id: '" + id + "'\n    internal.config.kubernetes.io/id: '" + id + "'\n" +
+			"spec:\n  containers:\n" + containers
+	}
+	changed := krmtest.Parse(t, pod("web", "1", "  - {name: web, image: web}\n  - {name: linkerd-proxy, image: proxy}\n"))
+	untouched := krmtest.Parse(t, pod("plain", "2", "  - {name: web, image: web}\n"))
 	cfg, err := config.Load(nil)
 	if err != nil {
 		t.Fatal(err)

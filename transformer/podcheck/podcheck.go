@@ -125,24 +125,22 @@ func wantInt(what string, n *yaml.Node) string {
 // mapping reports a field that is set and is not a mapping, and
 // returns the mapping or nil.
 func (e *Errors) mapping(n *yaml.Node, p *field.Path, want string) *yaml.Node {
-	n = resolve(n)
-	if isNull(n) {
-		return nil
-	}
-	if n.Kind != yaml.MappingNode {
-		e.add(p, n, want)
-		return nil
-	}
-	return n
+	return e.ofKind(n, p, yaml.MappingNode, want)
 }
 
 // list reports a field that is set and is not a list, and returns the list or nil.
 func (e *Errors) list(n *yaml.Node, p *field.Path, want string) *yaml.Node {
+	return e.ofKind(n, p, yaml.SequenceNode, want)
+}
+
+// ofKind reports a field that is set and is not of the kind, and returns
+// the node, its alias resolved, or nil.
+func (e *Errors) ofKind(n *yaml.Node, p *field.Path, kind yaml.Kind, want string) *yaml.Node {
 	n = resolve(n)
 	if isNull(n) {
 		return nil
 	}
-	if n.Kind != yaml.SequenceNode {
+	if n.Kind != kind {
 		e.add(p, n, want)
 		return nil
 	}
