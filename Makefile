@@ -31,7 +31,7 @@ HELM4 := $(BIN)/helm4/helm
 FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
-.PHONY: help build tools demo test verify e2e fuzz clean image image-test
+.PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test
 
 help: ## List the targets
 	@echo "Targets:"
@@ -40,11 +40,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kpt
-	@if [ "$$($(KUSTOMIZE) version 2>/dev/null)" != "$(KUSTOMIZE_VERSION)" ]; then \
-		echo "installing kustomize $(KUSTOMIZE_VERSION) into $(BIN)"; \
-		GOBIN=$(BIN) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
-	fi
+tools: kustomize ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -60,7 +56,14 @@ tools: ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kp
 		echo "Install kpt $(KPT_VERSION) from https://github.com/kptdev/kpt/releases and put it on PATH."; \
 	fi
 
-demo: build tools ## Render examples/kustomize-exec with kustomize and the function
+# kustomize alone is all `make demo` needs.
+kustomize:
+	@if [ "$$($(KUSTOMIZE) version 2>/dev/null)" != "$(KUSTOMIZE_VERSION)" ]; then \
+		echo "installing kustomize $(KUSTOMIZE_VERSION) into $(BIN)"; \
+		GOBIN=$(BIN) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
+	fi
+
+demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function
 	$(KUSTOMIZE) build --enable-alpha-plugins --enable-exec examples/kustomize-exec
 
 test: build tools ## Run every test: unit, golden and the examples with the real tools
