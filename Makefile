@@ -28,7 +28,7 @@ HELM3 := $(BIN)/helm3/helm
 HELM4 := $(BIN)/helm4/helm
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer:FuzzRun ./transformer:FuzzStreamMatchesWholeList ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
+FUZZ_TARGETS ?= ./transformer/driver:FuzzRun ./transformer/driver:FuzzStreamMatchesWholeList ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
 .PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test
@@ -117,4 +117,4 @@ BENCHTIME ?= 1s
 bench: build ## Time the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
 	go build -o $(BIN)/kyaml-identity ./bench/identity
 	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
-	go test ./transformer -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)
+	go test ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)

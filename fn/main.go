@@ -11,8 +11,8 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
@@ -36,6 +36,7 @@ func Version() string {
 // environment, and returns the exit code.
 func Main() int {
 	dir, _ := os.Getwd()
+	tuneGC(os.Getenv)
 	return run(os.Args[1:], os.Stdin, os.Stdout, newLines(os.Stderr, os.Getenv, dir))
 }
 
@@ -67,20 +68,18 @@ func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
 		return 1
 	}
-	diags, err := transformer.RunReport(stdin, stdout)
-	printed := false
-	for _, d := range diags {
-		if !d.Shown { // kpt fn render shows it among the results
-			stderr.diagnostic(d)
-			printed = true
+	rep, err := driver.ResourceList(stdin, stdout)
+	if !rep.Shown { // kpt fn render shows them among the results
+		for _, r := range rep.Problems {
+			stderr.result(r)
 		}
 	}
 	switch {
 	case err == nil:
 		return 0
-	case !errors.Is(err, transformer.ErrResults):
+	case !errors.Is(err, report.ErrResults):
 		stderr.fail(err.Error())
-	case printed:
+	case len(rep.Problems) > 0 && !rep.Shown:
 		stderr.note("nothing was changed")
 	}
 	return 1

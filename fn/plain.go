@@ -13,7 +13,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
@@ -53,11 +53,14 @@ func runPlain(args []string, stdin io.Reader, stdout io.Writer, stderr lines) in
 		defer closeAll()
 		in = r
 	}
-	err = transformer.RunPlain(cfg, in, stdout, stderr.diagnostic)
+	rep, err := driver.PlainStream(cfg, in, stdout)
+	for _, r := range rep.Problems {
+		stderr.result(r)
+	}
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, transformer.ErrResults):
+	case errors.Is(err, report.ErrResults):
 		stderr.note("nothing was written")
 	default:
 		stderr.fail(err.Error())

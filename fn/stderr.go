@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kptdev/krm-functions-sdk/go/fn"
+	krm "github.com/kptdev/krm-functions-sdk/go/fn"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
@@ -38,22 +37,28 @@ func newLines(w io.Writer, getenv func(string) string, dir string) lines {
 	}
 }
 
-// diagnostic writes one warning or error result.
-func (l lines) diagnostic(d transformer.Diagnostic) {
-	if !l.github {
-		io.WriteString(l.w, prefix+d.String()+"\n")
-		return
-	}
-	cmd := "::" + string(d.Severity)
-	if d.File != "" {
-		cmd += " file=" + escapeProperty(l.githubPath(d.File))
-	}
-	io.WriteString(l.w, cmd+"::"+escapeData(prefix+d.Text)+"\n")
+// result writes one warning or error result, formatted by report.Line.
+func (l lines) result(r *krm.Result) {
+	l.line(r.Severity, report.Line(r), report.File(r))
 }
 
 // fail writes an error that is not a result: bad input, a bad argument.
 func (l lines) fail(msg string) {
-	l.diagnostic(transformer.Diagnostic{Severity: fn.Error, Text: report.Clean(msg)})
+	l.line(krm.Error, report.Clean(msg), "")
+}
+
+// line writes "sidecar-lifecycle: error: text", or its workflow command
+// with the file.
+func (l lines) line(severity krm.Severity, text, file string) {
+	if !l.github {
+		io.WriteString(l.w, prefix+string(severity)+": "+text+"\n")
+		return
+	}
+	cmd := "::" + string(severity)
+	if file != "" {
+		cmd += " file=" + escapeProperty(l.githubPath(file))
+	}
+	io.WriteString(l.w, cmd+"::"+escapeData(prefix+text)+"\n")
 }
 
 // note writes a line that is neither a warning nor an error.

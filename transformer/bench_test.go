@@ -2,7 +2,6 @@ package transformer_test
 
 import (
 	"bytes"
-	"io"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -10,6 +9,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
@@ -21,7 +21,7 @@ func typicalDeployment(b *testing.B) *yaml.RNode {
 	if err := corpus.Write(&list, 2); err != nil {
 		b.Fatal(err)
 	}
-	doc, err := transformer.ParseResourceList(list.Bytes())
+	doc, err := driver.ParseResourceList(list.Bytes())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,31 +74,5 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 		if _, err := stream.ItemText(tr.Item(item).Node); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkRun runs 1,000 workloads through the streaming path (Run) and
-// through the whole-list path.
-func BenchmarkRun(b *testing.B) {
-	var list bytes.Buffer
-	if err := corpus.Write(&list, 1000); err != nil {
-		b.Fatal(err)
-	}
-	for _, path := range []struct {
-		name string
-		run  func(io.Reader, io.Writer) error
-	}{
-		{"stream", transformer.Run},
-		{"whole-list", transformer.RunWholeList},
-	} {
-		b.Run(path.name, func(b *testing.B) {
-			b.SetBytes(int64(list.Len()))
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := path.run(bytes.NewReader(list.Bytes()), io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 )
 
@@ -64,7 +65,7 @@ func checkFails(t *testing.T, cfg, in, want string) {
 		t.Fatal(err)
 	}
 	before, _ := kio.StringAll(items)
-	out, results := transformer.New(mustConfig(t, cfg)).Transform(items)
+	out, results := transformer.New(krmtest.Config(t, cfg)).Transform(items)
 	var errs []string
 	for _, r := range results {
 		if r.Severity == "error" {
@@ -132,7 +133,7 @@ func TestSkipFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := transformer.New(mustConfig(t, cfg)).Item(items[0]); r.Outcome != transformer.Ordered {
+	if r := transformer.New(krmtest.Config(t, cfg)).Item(items[0]); r.Outcome != transformer.Ordered {
 		t.Errorf("outcome %v, errors %q; want ordered", r.Outcome, r.Log.Errors)
 	}
 }

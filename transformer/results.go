@@ -12,7 +12,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // Summary counts the outcomes of a run for the closing result.
@@ -137,47 +136,4 @@ func fieldOf(path string) *fn.Field {
 		return nil
 	}
 	return &fn.Field{Path: path}
-}
-
-// Transform edits every item and returns the items to write with the
-// results. When any workload fails, or the action is validate, the input
-// items are returned unchanged and no change is reported.
-func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
-	for _, item := range items {
-		t.NoteNamespace(item)
-	}
-	edited := make([]ItemResult, len(items))
-	failed := false
-	for i, item := range items {
-		edited[i] = t.Item(item)
-		failed = failed || edited[i].Outcome == Failed
-	}
-	action := t.Config.Spec.Action
-	out := make([]*yaml.RNode, len(items))
-	for i, r := range edited {
-		out[i] = r.Node
-	}
-	if i, err := yamlshape.KeepAliases(items, out); err != nil {
-		edited[i].Log.Fail("%v", err)
-		edited[i].Outcome, failed = Failed, true
-	}
-	var results fn.Results
-	var sum Summary
-	var lb budget.Collector
-	for i, r := range edited {
-		lb.Add(t.Fact(r.Node, r.Outcome))
-		if failed || action == config.ActionValidate {
-			out[i] = items[i]
-		}
-		if failed && r.Outcome != Failed {
-			r.Log.Changes = nil
-		}
-		sum.AddItem(r)
-		results = append(results, itemResults(items[i], r, action)...)
-	}
-	if !failed {
-		results = append(results, lb.Results(action)...)
-	}
-	results = append(results, &fn.Result{Message: sum.Message(action), Severity: fn.Info})
-	return out, results
 }

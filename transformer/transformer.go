@@ -4,7 +4,6 @@
 package transformer
 
 import (
-	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -55,24 +54,17 @@ type ItemResult struct {
 	Annotated bool
 }
 
-// Transformer applies a loaded config to resources.
+// Transformer applies a loaded config to resources. It holds no state of
+// its own between runs: each call of Filter or Transform, and each Engine
+// from Start, is a run of its own.
 type Transformer struct {
 	// Config is the loaded, defaulted and validated functionConfig.
 	Config *config.SidecarLifecycle
-	// SkipNamespaces are namespaces whose workloads are left alone.
-	SkipNamespaces map[string]bool
 }
 
 // New returns a Transformer for the config.
 func New(cfg *config.SidecarLifecycle) *Transformer {
-	return &Transformer{Config: cfg, SkipNamespaces: map[string]bool{}}
-}
-
-// NoteNamespace records a Namespace item annotated to skip its workloads.
-func (t *Transformer) NoteNamespace(item *yaml.RNode) {
-	if isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
-		t.SkipNamespaces[item.GetName()] = true
-	}
+	return &Transformer{Config: cfg}
 }
 
 // Item edits one item. It never edits the input node: changes are made on a
@@ -81,14 +73,17 @@ func (t *Transformer) NoteNamespace(item *yaml.RNode) {
 // anchors, aliases or merge keys is read, edited and written expanded (see
 // yamlshape.Expand); one left as it was keeps them. Either is returned with
 // its comments where they read back the same (see yamlshape.Stable).
-func (t *Transformer) Item(item *yaml.RNode) ItemResult {
+func (t *Transformer) Item(item *yaml.RNode) ItemResult { return t.item(item, nil) }
+
+// item edits one item; workloads in the skipped Namespaces are skipped.
+func (t *Transformer) item(item *yaml.RNode, skipped map[string]bool) ItemResult {
 	work, shape, err := t.prepare(item)
 	if err != nil {
 		res := ItemResult{Node: item, Outcome: Failed}
 		res.Log.Fail("%v", err)
 		return res
 	}
-	res := t.item(work)
+	res := t.edited(work, skipped)
 	if res.Node == work {
 		res.Node = item
 	}
@@ -119,8 +114,8 @@ func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, e
 	return yaml.NewRNode(expanded), shape, nil
 }
 
-// item edits one item that prepare returned.
-func (t *Transformer) item(item *yaml.RNode) ItemResult {
+// edited edits one item that prepare returned.
+func (t *Transformer) edited(item *yaml.RNode, skipped map[string]bool) ItemResult {
 	if errs := namespaceErrors(item); len(errs) > 0 {
 		return failed(item, errs)
 	}
@@ -128,7 +123,7 @@ func (t *Transformer) item(item *yaml.RNode) ItemResult {
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return ItemResult{Node: item}
 	}
-	skip, errs := checkWorkload(w, t.SkipNamespaces[w.Namespace])
+	skip, errs := checkWorkload(w, skipped[w.Namespace])
 	if len(errs) > 0 {
 		return failed(item, errs)
 	}
@@ -285,14 +280,12 @@ func run(filters []kio.Filter, node *yaml.RNode) error {
 }
 
 // Filter is the whole transformation as a kio.Filter, for kyaml pipelines and
-// for Go programs embedding kustomize. It returns an error, and the input
-// unchanged, when any workload fails.
+// for Go programs embedding kustomize. When any item fails it returns the
+// input unchanged and a *report.ResultsError listing every error result.
 func (t *Transformer) Filter(items []*yaml.RNode) ([]*yaml.RNode, error) {
 	out, results := t.Transform(items)
-	for _, r := range results {
-		if r.Severity == "error" {
-			return items, fmt.Errorf("sidecar-lifecycle: %s", r.String())
-		}
+	if err := report.ErrorOf(results); err != nil {
+		return items, err
 	}
 	return out, nil
 }

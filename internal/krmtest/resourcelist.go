@@ -10,6 +10,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
 // ResourceList wraps a multi-document YAML stream of items and an optional
@@ -97,4 +99,14 @@ func Parse(t testing.TB, s string) *yaml.RNode {
 		t.Fatalf("parse: %v\n%s", err, s)
 	}
 	return rn
+}
+
+// Config loads a functionConfig for a test, failing it on error.
+func Config(t testing.TB, text string) *config.SidecarLifecycle {
+	t.Helper()
+	cfg, err := config.LoadBytes([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

@@ -57,7 +57,7 @@ func TestSchemaAgreesWithLoad(t *testing.T) {
 	if err := json.Unmarshal(raw, &schema); err != nil {
 		t.Fatal(err)
 	}
-	paths, _ := filepath.Glob("../testdata/*/config.yaml")
+	paths, _ := filepath.Glob("../driver/testdata/*/config.yaml")
 	checked := 0
 	for _, p := range paths {
 		b, _ := os.ReadFile(p)

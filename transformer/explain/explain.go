@@ -13,6 +13,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
@@ -48,7 +49,7 @@ type Workload struct {
 // Explain reads a ResourceList and returns the explanation of every
 // workload the function handles, in input order.
 func Explain(in []byte) ([]Workload, error) {
-	doc, err := transformer.ParseResourceList(in)
+	doc, err := driver.ParseResourceList(in)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +62,7 @@ func Explain(in []byte) ([]Workload, error) {
 		return nil, fmt.Errorf("functionConfig: %w", err)
 	}
 	t := transformer.New(cfg)
+	e := t.Start()
 	var items []*yaml.RNode
 	if f := doc.Field("items"); f != nil && !f.Value.IsNil() {
 		for _, n := range f.Value.YNode().Content {
@@ -68,7 +70,7 @@ func Explain(in []byte) ([]Workload, error) {
 		}
 	}
 	for _, item := range items {
-		t.NoteNamespace(item)
+		e.NoteNamespace(item)
 	}
 	var lb budget.Collector
 	type written struct {
@@ -78,14 +80,11 @@ func Explain(in []byte) ([]Workload, error) {
 	}
 	var workloads []written
 	for _, item := range items {
-		r := t.Item(item)
-		f := t.Fact(r.Node, r.Outcome)
-		if r.Outcome == transformer.Failed {
-			f = t.Fact(r.Node, transformer.Untouched)
-		}
+		ed := e.Edit(item) // as action mutate writes it, whatever another item does
+		f := ed.Fact()
 		lb.Add(f)
 		if f.Workload != nil {
-			workloads = append(workloads, written{node: r.Node, fact: f.Workload, errors: r.Log.Errors})
+			workloads = append(workloads, written{node: ed.Node(), fact: f.Workload, errors: ed.Errors()})
 		}
 	}
 	routes := map[*budget.Workload][]budget.Route{}

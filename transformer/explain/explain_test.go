@@ -16,7 +16,7 @@ import (
 // golden builds the ResourceList of a golden case of the transformer.
 func golden(t *testing.T, name string) []byte {
 	t.Helper()
-	dir := filepath.Join("..", "testdata", name)
+	dir := filepath.Join("..", "driver", "testdata", name)
 	items, err := os.ReadFile(filepath.Join(dir, "items.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -3,15 +3,12 @@
 package kustomize
 
 import (
-	"fmt"
-	"strings"
-
-	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // Transformer is a resmap.Transformer that orders sidecars as Config says.
@@ -23,7 +20,7 @@ type Transformer struct {
 var _ resmap.Transformer = Transformer{}
 
 // Transform edits the resources in place. With any error result it changes
-// nothing and returns the errors.
+// nothing and returns a *report.ResultsError listing every error.
 func (t Transformer) Transform(m resmap.ResMap) error {
 	return m.ApplyFilter(inPlace{t.Config})
 }
@@ -35,7 +32,7 @@ type inPlace struct{ cfg *config.SidecarLifecycle }
 // Filter transforms the nodes and copies each edit into its input node.
 func (f inPlace) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 	out, results := transformer.New(f.cfg).Transform(nodes)
-	if err := transformerError(results); err != nil {
+	if err := report.ErrorOf(results); err != nil {
 		return nodes, err
 	}
 	for i := range nodes {
@@ -44,19 +41,4 @@ func (f inPlace) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 		}
 	}
 	return nodes, nil
-}
-
-// transformerError joins the error results, each naming its resource,
-// with input text escaped: one line.
-func transformerError(results fn.Results) error {
-	var errs []string
-	for _, d := range transformer.Diagnostics(results) {
-		if d.Severity == fn.Error {
-			errs = append(errs, d.Text)
-		}
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("sidecar-lifecycle: %s", strings.Join(errs, "; "))
 }

@@ -24,6 +24,7 @@ package stream
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 
@@ -198,20 +199,40 @@ func (in *Input) Item(i int) ([]byte, error) {
 }
 
 // ParseItem reads and parses item i where it sits in the list (see
-// ParseItem, parseItemAfter and parseJSONItem).
+// ParseItem, parseItemAfter and parseJSONItem). Text that does not parse
+// alone is a *ParseError; any other error is the input's read error.
 func (in *Input) ParseItem(i int) (*yaml.RNode, error) {
 	text, err := in.Item(i)
 	if err != nil {
 		return nil, err
 	}
+	var item *yaml.RNode
 	switch {
 	case in.Layout.JSON:
-		return parseJSONItem(text)
+		item, err = parseJSONItem(text)
 	case i > 0 && startsWithComment(text):
-		return parseItemAfter(text, in.Layout.dash)
+		item, err = parseItemAfter(text, in.Layout.dash)
+	default:
+		item, err = ParseItem(text)
 	}
-	return ParseItem(text)
+	if err != nil {
+		return nil, &ParseError{Item: i, Err: err}
+	}
+	return item, nil
 }
+
+// ParseError is an item whose text does not parse alone: only the whole
+// list, parsed as one document, says what is wrong with it.
+type ParseError struct {
+	// Item is the item's index.
+	Item int
+	// Err is the parser's error.
+	Err error
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("item %d: %v", e.Item, e.Err) }
+
+func (e *ParseError) Unwrap() error { return e.Err }
 
 // startsWithComment reports whether an item's text starts with a blank or
 // comment line rather than its "-".

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -320,31 +319,6 @@ func TestEncodedPiecesMatchByteWriter(t *testing.T) {
 		t.Errorf("List = %q, want %q", out.String(), want)
 	}
 	var _ io.WriterTo = List{}
-}
-
-func TestTuneGC(t *testing.T) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		t.Skip("GOGC or GOMEMLIMIT is set: TuneGC leaves the collector alone")
-	}
-	percent := func() int {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p
-	}
-	before, limit := percent(), debug.SetMemoryLimit(-1)
-	restoreOuter := TuneGC()
-	restoreInner := TuneGC()
-	if got := percent(); got != gcPercent || debug.SetMemoryLimit(-1) != gcLimit {
-		t.Errorf("while tuned: GOGC %d, limit %d", got, debug.SetMemoryLimit(-1))
-	}
-	restoreInner()
-	if got := percent(); got != gcPercent {
-		t.Errorf("after the inner run ended: GOGC %d, want %d until the outer one ends", got, gcPercent)
-	}
-	restoreOuter()
-	if got := percent(); got != before || debug.SetMemoryLimit(-1) != limit {
-		t.Errorf("after: GOGC %d, limit %d; want %d, %d", got, debug.SetMemoryLimit(-1), before, limit)
-	}
 }
 
 // TestSpoolUnusableDir: a temporary directory that is missing, a file, or

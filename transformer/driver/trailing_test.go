@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"strings"

@@ -1,9 +1,11 @@
-package transformer_test
+package driver_test
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // TestRunPlainBudget: a plain stream gets the termination budget's closing
@@ -19,7 +21,7 @@ func TestRunPlainBudget(t *testing.T) {
 		_, diags, err := runPlain(t, config, string(items))
 		var found bool
 		for _, d := range diags {
-			if strings.Contains(d.Text, "Ingress shop/myapp → Service shop/myapp keeps sending to Deployment shop/myapp for 300s") {
+			if strings.Contains(report.Line(d), "Ingress shop/myapp → Service shop/myapp keeps sending to Deployment shop/myapp for 300s") {
 				found = true
 				if want := map[string]string{"mutate": "warning", "validate": "error"}[action]; string(d.Severity) != want {
 					t.Errorf("%s: severity %s, want %s", action, d.Severity, want)
@@ -41,7 +43,7 @@ func TestAutoPastMaxDelay(t *testing.T) {
 	cfg := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  sidecars: [{name: proxy, waitBeforeExit: auto}]\n"
 	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: proxy, image: p}\n  - {name: app, image: a, lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775800\"]}}}}\n"
 	_, diags, err := runPlain(t, cfg, doc)
-	if err == nil || len(diags) == 0 || !strings.Contains(diags[0].Text, "waitBeforeExit auto: 9223372036854775805s") || !strings.Contains(diags[0].Text, "longer than the maximum 24h") {
+	if err == nil || len(diags) == 0 || !strings.Contains(report.Line(diags[0]), "waitBeforeExit auto: 9223372036854775805s") || !strings.Contains(report.Line(diags[0]), "longer than the maximum 24h") {
 		t.Errorf("error %v, diagnostics %+v", err, diags)
 	}
 }

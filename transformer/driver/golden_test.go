@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
@@ -9,18 +9,20 @@ import (
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-// update rewrites the expected files of the golden cases: UPDATE_GOLDEN=1 go test ./transformer.
+// update rewrites the expected files of the golden cases: UPDATE_GOLDEN=1 go test ./transformer/driver.
 var update = os.Getenv("UPDATE_GOLDEN") == "1"
 
 // run runs the function in-process the way the binary does.
 func run(t *testing.T, rl []byte) ([]byte, error) {
 	t.Helper()
 	var out bytes.Buffer
-	err := transformer.Run(bytes.NewReader(rl), &out)
-	if err != nil && !errors.Is(err, transformer.ErrResults) {
+	err := driver.Run(bytes.NewReader(rl), &out)
+	if err != nil && !errors.Is(err, report.ErrResults) {
 		t.Fatalf("run: %v", err)
 	}
 	return out.Bytes(), err

@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
@@ -17,46 +17,71 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-// compareRuns runs the whole-list path, the streaming path alone, and Run on
-// in. The streaming path must write the same bytes and return the same error
-// as the whole-list path whenever it takes the input; Run must always match
-// the whole-list path, whose output must be strict YAML when it succeeds.
-// It returns whether the streaming path took the input, and describes the
-// first difference.
+// compareRuns runs the whole-list path, the streaming path alone, and the
+// ResourceList entry point on in. The streaming path must write the same
+// bytes and return the same error and report (what stderr shows) as the
+// whole-list path whenever it takes the input; ResourceList must always
+// match the whole-list path, whose output must be strict YAML when it
+// succeeds. It returns whether the streaming path took the input, and
+// describes the first difference.
 func compareRuns(in []byte) (streamed bool, problem string) {
 	var whole, streaming, def bytes.Buffer
-	wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
+	wholeRep, wholeErr := driver.RunWholeList(bytes.NewReader(in), &whole)
 	if err := krmtest.Strict(whole.Bytes()); wholeErr == nil && err != nil {
 		return false, fmt.Sprintf("the whole-list path succeeded with %v:\n%s", err, whole.Bytes())
 	}
-	streamed, why, streamErr := transformer.RunStreamOnly(bytes.NewReader(in), &streaming)
-	defErr := transformer.Run(bytes.NewReader(in), &def)
+	want := outcome{whole.Bytes(), wholeRep, wholeErr}
+	streamed, why, streamRep, streamErr := driver.RunStreamOnly(bytes.NewReader(in), &streaming)
+	defRep, defErr := driver.ResourceList(bytes.NewReader(in), &def)
 	if streamed {
-		if p := sameRun("streaming", streaming.Bytes(), streamErr, whole.Bytes(), wholeErr); p != "" {
+		if p := sameRun("streaming", outcome{streaming.Bytes(), streamRep, streamErr}, want); p != "" {
 			return true, p
 		}
 	} else if streamErr != nil || streaming.Len() > 0 {
 		return false, fmt.Sprintf("streaming path declined (%s) but returned %v and wrote %d bytes", why, streamErr, streaming.Len())
 	}
-	return streamed, sameRun("Run", def.Bytes(), defErr, whole.Bytes(), wholeErr)
+	return streamed, sameRun("ResourceList", outcome{def.Bytes(), defRep, defErr}, want)
 }
 
-// sameRun compares one path's output and error with the whole-list path's.
-func sameRun(name string, got []byte, gotErr error, want []byte, wantErr error) string {
+// outcome is what one path returned.
+type outcome struct {
+	out []byte
+	rep driver.Report
+	err error
+}
+
+// sameRun compares one path's output, report and error with the whole-list path's.
+func sameRun(name string, got, want outcome) string {
 	switch {
-	case (gotErr == nil) != (wantErr == nil):
-		return fmt.Sprintf("%s returned %v, the whole-list path %v", name, gotErr, wantErr)
-	case errors.Is(gotErr, transformer.ErrResults) != errors.Is(wantErr, transformer.ErrResults):
-		return fmt.Sprintf("%s returned %v, the whole-list path %v", name, gotErr, wantErr)
-	case gotErr != nil && gotErr.Error() != wantErr.Error():
-		return fmt.Sprintf("%s error %q, the whole-list path %q", name, gotErr, wantErr)
-	case !bytes.Equal(got, want):
-		return fmt.Sprintf("%s output differs from the whole-list path's:\n%s", name, krmtest.Diff(string(want), string(got)))
+	case (got.err == nil) != (want.err == nil):
+		return fmt.Sprintf("%s returned %v, the whole-list path %v", name, got.err, want.err)
+	case errors.Is(got.err, report.ErrResults) != errors.Is(want.err, report.ErrResults):
+		return fmt.Sprintf("%s returned %v, the whole-list path %v", name, got.err, want.err)
+	case got.err != nil && got.err.Error() != want.err.Error():
+		return fmt.Sprintf("%s error %q, the whole-list path %q", name, got.err, want.err)
+	case !bytes.Equal(got.out, want.out):
+		return fmt.Sprintf("%s output differs from the whole-list path's:\n%s", name, krmtest.Diff(string(want.out), string(got.out)))
+	}
+	if g, w := stderrOf(got.rep), stderrOf(want.rep); g != w {
+		return fmt.Sprintf("%s reports otherwise than the whole-list path:\n%s", name, krmtest.Diff(w, g))
 	}
 	return ""
+}
+
+// stderrOf is what the command line prints of a report, with the file of
+// each line.
+func stderrOf(rep driver.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "shown by the orchestrator: %v\n", rep.Shown)
+	for _, r := range rep.Problems {
+		fmt.Fprintf(&b, "%s: %s [%s]\n", r.Severity, report.Line(r), report.File(r))
+	}
+	return b.String()
 }
 
 // differential is one input of the differential test.
@@ -93,8 +118,8 @@ func goldenLists(t testing.TB) []differential {
 func exampleLists(t testing.TB) []differential {
 	var out []differential
 	for _, ex := range []struct{ dir, config string }{
-		{"../examples/kustomize-exec", "sidecar-lifecycle.yaml"},
-		{"../examples/kpt-exec/orders", "sidecar-lifecycle.yaml"},
+		{"../../examples/kustomize-exec", "sidecar-lifecycle.yaml"},
+		{"../../examples/kpt-exec/orders", "sidecar-lifecycle.yaml"},
 	} {
 		files, _ := filepath.Glob(filepath.Join(ex.dir, "*.yaml"))
 		files2, _ := filepath.Glob(filepath.Join(ex.dir, "Kptfile"))
@@ -312,20 +337,20 @@ func TestStreamMatchesWholeList(t *testing.T) {
 				t.Fatal(problem)
 			}
 			if d.mustStream && !streamed {
-				_, why, _ := transformer.RunStreamOnly(bytes.NewReader(d.in), &bytes.Buffer{})
+				_, why, _, _ := driver.RunStreamOnly(bytes.NewReader(d.in), &bytes.Buffer{})
 				t.Errorf("the streaming path declined: %s", why)
 			}
 			if d.mustDecline && streamed {
 				t.Errorf("the streaming path took an input it must hand to the whole-list path")
 			}
 			if strings.HasPrefix(d.name, "corpus/") && strings.Contains(d.name, "fail") || strings.HasSuffix(d.name, "/config-error") || strings.HasSuffix(d.name, "/validate") {
-				if err := transformer.Run(bytes.NewReader(d.in), io.Discard); !errors.Is(err, transformer.ErrResults) {
+				if err := driver.Run(bytes.NewReader(d.in), io.Discard); !errors.Is(err, report.ErrResults) {
 					t.Errorf("Run = %v, want error results", err)
 				}
 			}
 			if strings.HasPrefix(d.name, "corpus/namespace-skip") {
 				var out bytes.Buffer
-				if err := transformer.Run(bytes.NewReader(d.in), &out); err != nil || strings.Contains(out.String(), ", skipped 0\n") {
+				if err := driver.Run(bytes.NewReader(d.in), &out); err != nil || strings.Contains(out.String(), ", skipped 0\n") {
 					t.Errorf("the skipped Namespace's workloads were not skipped (%v)", err)
 				}
 			}
@@ -428,7 +453,7 @@ func FuzzStreamMatchesWholeList(f *testing.F) {
 // files after 4 KiB, and with stdin a regular file, which the streaming path
 // reads in place: the output is still the whole-list path's.
 func TestStreamThroughFiles(t *testing.T) {
-	defer transformer.SetSpoolLimit(4 << 10)()
+	defer driver.SetSpoolLimit(4 << 10)()
 	for _, d := range corpusLists(t, 40)[:5] {
 		t.Run(d.name, func(t *testing.T) {
 			streamed, problem := compareRuns(d.in)
@@ -448,9 +473,9 @@ func TestStreamThroughFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			var fromFile, whole bytes.Buffer
-			fileErr := transformer.Run(f, &fromFile)
-			wholeErr := transformer.RunWholeList(bytes.NewReader(d.in), &whole)
-			if p := sameRun("Run from a file", fromFile.Bytes(), fileErr, whole.Bytes(), wholeErr); p != "" {
+			fileRep, fileErr := driver.ResourceList(f, &fromFile)
+			wholeRep, wholeErr := driver.RunWholeList(bytes.NewReader(d.in), &whole)
+			if p := sameRun("ResourceList from a file", outcome{fromFile.Bytes(), fileRep, fileErr}, outcome{whole.Bytes(), wholeRep, wholeErr}); p != "" {
 				t.Fatal(p)
 			}
 		})
@@ -464,7 +489,7 @@ func TestStreamThroughFiles(t *testing.T) {
 // to the whole-list path, which holds everything in memory. A read-only
 // directory is an error too, unless this user may write to it anyway (root).
 func TestUnusableTempDir(t *testing.T) {
-	defer transformer.SetSpoolLimit(4 << 10)()
+	defer driver.SetSpoolLimit(4 << 10)()
 	in := corpusLists(t, 40)[0].in
 	listFile := filepath.Join(t.TempDir(), "list.yaml")
 	if err := os.WriteFile(listFile, in, 0o644); err != nil {
@@ -500,10 +525,10 @@ func TestUnusableTempDir(t *testing.T) {
 					r = f
 				}
 				var out, whole bytes.Buffer
-				err := transformer.Run(r, &out)
+				rep, err := driver.ResourceList(r, &out)
 				if dir.usable {
-					wholeErr := transformer.RunWholeList(bytes.NewReader(in), &whole)
-					if p := sameRun("Run", out.Bytes(), err, whole.Bytes(), wholeErr); p != "" {
+					wholeRep, wholeErr := driver.RunWholeList(bytes.NewReader(in), &whole)
+					if p := sameRun("ResourceList", outcome{out.Bytes(), rep, err}, outcome{whole.Bytes(), wholeRep, wholeErr}); p != "" {
 						t.Fatal(p)
 					}
 					return
@@ -529,9 +554,9 @@ func TestCRLFReadsAsLF(t *testing.T) {
 		t.Run(d.name, func(t *testing.T) {
 			crlf := bytes.ReplaceAll(d.in, []byte("\n"), []byte("\r\n"))
 			var lfOut, crlfOut bytes.Buffer
-			lfErr := transformer.RunWholeList(bytes.NewReader(d.in), &lfOut)
-			crlfErr := transformer.RunWholeList(bytes.NewReader(crlf), &crlfOut)
-			if p := sameRun("the whole-list path on CRLF", crlfOut.Bytes(), crlfErr, lfOut.Bytes(), lfErr); p != "" {
+			lfRep, lfErr := driver.RunWholeList(bytes.NewReader(d.in), &lfOut)
+			crlfRep, crlfErr := driver.RunWholeList(bytes.NewReader(crlf), &crlfOut)
+			if p := sameRun("the whole-list path on CRLF", outcome{crlfOut.Bytes(), crlfRep, crlfErr}, outcome{lfOut.Bytes(), lfRep, lfErr}); p != "" {
 				t.Fatal(p)
 			}
 		})

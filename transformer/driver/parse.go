@@ -1,4 +1,4 @@
-package transformer
+package driver
 
 import (
 	"bytes"
@@ -6,81 +6,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
-
-// runWhole is the whole-list path: it parses the ResourceList into one node
-// tree, transforms it with Process and writes it with kio.ByteWriter. The
-// warnings and errors are added to diags.
-func runWhole(in []byte, w io.Writer, diags *[]Diagnostic) (err error) {
-	doc, err := ParseResourceList(in)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("internal error: %v", p)
-		}
-	}()
-	rl := &fn.ResourceList{FunctionConfig: functionConfig(doc)}
-	shown := false
-	if items := doc.Field("items"); items != nil && !items.Value.IsNil() {
-		for _, it := range items.Value.YNode().Content {
-			shown = shown || shownByOrchestrator(yaml.NewRNode(it))
-			rl.Items = append(rl.Items, fn.MoveToKubeObject(yaml.NewRNode(it)))
-		}
-	}
-	ok, err := Process(rl)
-	if err != nil {
-		return err
-	}
-	if err := write(w, rl); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	*diags = diagnostics(rl.Results, shown)
-	if !ok {
-		return resultsError(*diags)
-	}
-	return nil
-}
-
-// functionConfig is the ResourceList's functionConfig, or an empty object.
-func functionConfig(doc *yaml.RNode) *fn.KubeObject {
-	if fc := doc.Field("functionConfig"); fc != nil && !fc.Value.IsNil() {
-		return fn.MoveToKubeObject(fc.Value)
-	}
-	return fn.NewEmptyKubeObject()
-}
-
-// write encodes the ResourceList with its results.
-func write(w io.Writer, rl *fn.ResourceList) error {
-	items := make([]*yaml.RNode, len(rl.Items))
-	for i, obj := range rl.Items {
-		items[i] = obj.MoveToResourceNode()
-	}
-	bw := kio.ByteWriter{
-		Writer: w, KeepReaderAnnotations: true,
-		WrappingKind: kio.ResourceListKind, WrappingAPIVersion: kio.ResourceListAPIVersion,
-	}
-	if !rl.FunctionConfig.IsEmpty() {
-		bw.FunctionConfig = rl.FunctionConfig.MoveToResourceNode()
-	}
-	if len(rl.Results) > 0 {
-		b, err := yaml.Marshal(rl.Results)
-		if err != nil {
-			return err
-		}
-		if bw.Results, err = yaml.Parse(string(b)); err != nil {
-			return err
-		}
-	}
-	return bw.Write(items)
-}
 
 // ParseResourceList parses the input and returns its ResourceList mapping. It
 // returns a one-line error unless the input is one YAML document that is a

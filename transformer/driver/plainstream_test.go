@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
@@ -10,7 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // helmStream is a stream as `helm template` writes it: a "---" line and a
@@ -42,19 +43,18 @@ spec:
         image: proxy
 `
 
-func runPlain(t *testing.T, cfg, in string) (string, []transformer.Diagnostic, error) {
+func runPlain(t *testing.T, cfg, in string) (string, fn.Results, error) {
 	t.Helper()
 	var cfgNode *yaml.RNode
 	if cfg != "" {
 		cfgNode = krmtest.Parse(t, cfg)
 	}
 	var out bytes.Buffer
-	var reported []transformer.Diagnostic
-	err := transformer.RunPlain(cfgNode, strings.NewReader(in), &out, func(d transformer.Diagnostic) { reported = append(reported, d) })
-	if err != nil && !errors.Is(err, transformer.ErrResults) {
-		t.Fatalf("RunPlain: %v", err)
+	rep, err := driver.PlainStream(cfgNode, strings.NewReader(in), &out)
+	if err != nil && !errors.Is(err, report.ErrResults) {
+		t.Fatalf("PlainStream: %v", err)
 	}
-	return out.String(), reported, err
+	return out.String(), rep.Problems, err
 }
 
 // TestRunPlainHelmStream: the workload is edited, the Service and every
@@ -108,10 +108,10 @@ func TestRunPlainLineEnds(t *testing.T) {
 func TestRunPlainErrors(t *testing.T) {
 	cfg := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  sidecars:\n  - {name: cloud-sql-proxy, ifAbsent: fail}\n"
 	out, reported, err := runPlain(t, cfg, helmStream)
-	if !errors.Is(err, transformer.ErrResults) || out != "" {
+	if !errors.Is(err, report.ErrResults) || out != "" {
 		t.Fatalf("err %v, output %q: want ErrResults and no output", err, out)
 	}
-	if len(reported) == 0 || reported[0].Severity != fn.Error || !strings.Contains(reported[0].Text, "Deployment payments: ") || !strings.Contains(reported[0].Text, "cloud-sql-proxy") {
+	if len(reported) == 0 || reported[0].Severity != fn.Error || !strings.Contains(report.Line(reported[0]), "Deployment payments: ") || !strings.Contains(report.Line(reported[0]), "cloud-sql-proxy") {
 		t.Errorf("reported %v, want the ifAbsent error", reported)
 	}
 	for _, tc := range []struct{ name, in, want string }{
@@ -120,7 +120,7 @@ func TestRunPlainErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := transformer.RunPlain(nil, strings.NewReader(tc.in), &out, func(transformer.Diagnostic) {})
+			_, err := driver.PlainStream(nil, strings.NewReader(tc.in), &out)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %v, want one line containing %q", err, tc.want)
 			}
@@ -136,7 +136,7 @@ func TestRunPlainErrors(t *testing.T) {
 func TestRunPlainValidate(t *testing.T) {
 	validate := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  action: validate\n  sidecars:\n  - preset: linkerd\n"
 	out, reported, err := runPlain(t, validate, helmStream)
-	if !errors.Is(err, transformer.ErrResults) || out != "" || len(reported) == 0 {
+	if !errors.Is(err, report.ErrResults) || out != "" || len(reported) == 0 {
 		t.Fatalf("err %v, output %q, reported %d: want a failure", err, out, len(reported))
 	}
 	fixed, _, err := runPlain(t, "", helmStream)

@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 )
 
 // itemFragments are items as entries of a block sequence at column 0, with
@@ -365,10 +365,10 @@ func TestStreamRandomLists(t *testing.T) {
 // output, and describes how the items changed the second time.
 func secondRunChanges(in []byte) string {
 	var first, second bytes.Buffer
-	if transformer.Run(bytes.NewReader(in), &first) != nil {
+	if driver.Run(bytes.NewReader(in), &first) != nil {
 		return ""
 	}
-	if err := transformer.Run(bytes.NewReader(first.Bytes()), &second); err != nil {
+	if err := driver.Run(bytes.NewReader(first.Bytes()), &second); err != nil {
 		return fmt.Sprintf("the second run failed: %v", err)
 	}
 	a, errA := krmtest.Split(first.Bytes())

@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
@@ -10,7 +10,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // TestRunBadInput: input that is not a ResourceList is a one-line error and
@@ -31,7 +34,7 @@ func TestRunBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := transformer.Run(strings.NewReader(tc.in), &out)
+			err := driver.Run(strings.NewReader(tc.in), &out)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
@@ -66,8 +69,8 @@ func TestRunConfigErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			err = transformer.Run(bytes.NewReader(rl), &out)
-			if !errors.Is(err, transformer.ErrResults) {
+			err = driver.Run(bytes.NewReader(rl), &out)
+			if !errors.Is(err, report.ErrResults) {
 				t.Fatalf("Run = %v, want ErrResults", err)
 			}
 			o, err := krmtest.Split(out.Bytes())
@@ -103,7 +106,7 @@ functionConfig:
   data: {preset: linkerd}
 `
 	var out bytes.Buffer
-	if err := transformer.Run(strings.NewReader(in), &out); err != nil {
+	if err := driver.Run(strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -121,7 +124,7 @@ func TestFilterAndProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := mustConfig(t, "")
+	cfg := krmtest.Config(t, "")
 	out, err := transformer.New(cfg).Filter(items)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +138,7 @@ func TestFilterAndProcess(t *testing.T) {
 		t.Errorf("first container %q, want linkerd-proxy", got)
 	}
 
-	bad := mustConfig(t, "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {sidecars: [{preset: linkerd, ifAbsent: fail}]}\n")
+	bad := krmtest.Config(t, "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {sidecars: [{preset: linkerd, ifAbsent: fail}]}\n")
 	none, _ := kio.FromBytes([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: app}]\n"))
 	if _, err := transformer.New(bad).Filter(none); err == nil || !strings.Contains(err.Error(), "ifAbsent: fail") {
 		t.Errorf("Filter error = %v, want the ifAbsent failure", err)

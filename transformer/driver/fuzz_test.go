@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
@@ -12,7 +12,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // FuzzRun feeds arbitrary stdin to the whole stdin→stdout path: it must never
@@ -50,7 +52,7 @@ func FuzzRun(f *testing.F) {
 // checkRun runs the function on in and describes what is wrong, if anything.
 func checkRun(in []byte) string {
 	var out bytes.Buffer
-	err := transformer.Run(bytes.NewReader(in), &out)
+	err := driver.Run(bytes.NewReader(in), &out)
 	switch {
 	case err == nil:
 		o, perr := krmtest.Split(out.Bytes())
@@ -60,7 +62,7 @@ func checkRun(in []byte) string {
 		if perr != nil {
 			return fmt.Sprintf("success with output that does not parse strictly: %v\n%s", perr, out.String())
 		}
-		doc, _ := transformer.ParseResourceList(in)
+		doc, _ := driver.ParseResourceList(in)
 		want := 0
 		if f := doc.Field("items"); f != nil && f.Value.YNode().Kind == yaml.SequenceNode {
 			want = len(f.Value.YNode().Content)
@@ -69,12 +71,12 @@ func checkRun(in []byte) string {
 			return fmt.Sprintf("%d items in, %d out", want, len(o.Items))
 		}
 		return secondRun(out.Bytes(), o)
-	case errors.Is(err, transformer.ErrResults):
+	case errors.Is(err, report.ErrResults):
 		o, perr := krmtest.Split(out.Bytes())
 		if perr != nil || !krmtest.HasErrors(o.ResultList()) {
 			return fmt.Sprintf("ErrResults without error results: %v\n%s", perr, out.String())
 		}
-		doc, _ := transformer.ParseResourceList(in)
+		doc, _ := driver.ParseResourceList(in)
 		var items []*yaml.RNode
 		if f := doc.Field("items"); f != nil && f.Value.YNode().Kind == yaml.SequenceNode {
 			items, _ = f.Value.Elements()
@@ -96,7 +98,7 @@ func checkRun(in []byte) string {
 // it must succeed, write the same items and report no change.
 func secondRun(out []byte, o krmtest.Output) string {
 	var again bytes.Buffer
-	if err := transformer.Run(bytes.NewReader(out), &again); err != nil {
+	if err := driver.Run(bytes.NewReader(out), &again); err != nil {
 		return fmt.Sprintf("the second run failed: %v\n%s", err, out)
 	}
 	next, err := krmtest.Split(again.Bytes())

@@ -1,4 +1,4 @@
-package transformer_test
+package driver_test
 
 import (
 	"strings"
@@ -75,7 +75,7 @@ func TestNegativeSecondsOverflow(t *testing.T) {
 		t.Fatalf("error = %v, want a negative waitBeforeExit error", err)
 	}
 	items, _ := kio.FromBytes([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a}]}\n"))
-	if _, err := transformer.New(mustConfig(t, "")).Filter(items); err != nil {
+	if _, err := transformer.New(krmtest.Config(t, "")).Filter(items); err != nil {
 		t.Fatal(err)
 	}
 }

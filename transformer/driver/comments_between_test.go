@@ -1,11 +1,11 @@
-package transformer_test
+package driver_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 )
 
 // TestCommentBlocksBetweenItems: comment blocks separated by blank lines
@@ -31,10 +31,10 @@ func TestCommentBlocksBetweenItems(t *testing.T) {
 			t.Errorf("gap %q: the streaming path declined the list", gap)
 		}
 		var once, twice bytes.Buffer
-		if err := transformer.Run(strings.NewReader(in), &once); err != nil {
+		if err := driver.Run(strings.NewReader(in), &once); err != nil {
 			t.Fatalf("gap %q: %v", gap, err)
 		}
-		if err := transformer.Run(bytes.NewReader(once.Bytes()), &twice); err != nil {
+		if err := driver.Run(bytes.NewReader(once.Bytes()), &twice); err != nil {
 			t.Fatalf("gap %q: second run: %v", gap, err)
 		}
 		if once.String() != twice.String() {

@@ -1,0 +1,47 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
+)
+
+// Run is ResourceList without the report.
+func Run(r io.Reader, w io.Writer) error {
+	_, err := ResourceList(r, w)
+	return err
+}
+
+// RunWholeList runs the whole-list path only.
+func RunWholeList(r io.Reader, w io.Writer) (Report, error) {
+	in, err := io.ReadAll(r)
+	if err != nil {
+		return Report{}, fmt.Errorf("reading input: %w", err)
+	}
+	return whole(in, w)
+}
+
+// RunStreamOnly runs the streaming path only. It reports streamed=false,
+// with why, when the path declines the input and would hand it to the
+// whole-list path.
+func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report, err error) {
+	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
+	if err != nil {
+		return false, "", Report{}, fmt.Errorf("reading input: %w", err)
+	}
+	defer in.Close()
+	rep, err = streamed(in, w)
+	if d, ok := err.(*declined); ok {
+		return false, d.why, Report{}, nil
+	}
+	return true, "", rep, err
+}
+
+// SetSpoolLimit sets how much the streaming paths keep in memory before
+// they move to temporary files, and returns a function that restores it.
+func SetSpoolLimit(limit int64) (restore func()) {
+	old := spoolLimit
+	spoolLimit = limit
+	return func() { spoolLimit = old }
+}
