@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/synctest"
 )
 
 func TestSpool(t *testing.T) {
@@ -415,5 +416,77 @@ func TestSpoolFull(t *testing.T) {
 	}
 	if s.Flush() == nil {
 		t.Error("Flush after the error succeeded")
+	}
+}
+
+// TestMapEndsItsGoroutines: however Map ends (a panic or an error of emit,
+// an error or a panic of work), every goroutine it started has ended when
+// it returns: synctest.Test fails on goroutines of its bubble left blocked.
+// A panic of emit reaches the caller unchanged.
+func TestMapEndsItsGoroutines(t *testing.T) {
+	failure := errors.New("failure")
+	for _, tc := range []struct {
+		name  string
+		work  func(i int) (int, error)
+		emit  func(i, v int) error
+		err   string
+		panic any
+	}{{
+		name:  "emit panics",
+		work:  func(i int) (int, error) { return i, nil },
+		emit:  func(i, v int) error { panic(failure) },
+		panic: failure,
+	}, {
+		name: "emit panics later",
+		work: func(i int) (int, error) { return i, nil },
+		emit: func(i, v int) error {
+			if i == 100 {
+				panic("late")
+			}
+			return nil
+		},
+		panic: "late",
+	}, {
+		name: "emit fails",
+		work: func(i int) (int, error) { return i, nil },
+		emit: func(i, v int) error { return failure },
+		err:  "failure",
+	}, {
+		name: "work fails",
+		work: func(i int) (int, error) {
+			if i == 3 {
+				return 0, failure
+			}
+			return i, nil
+		},
+		emit: func(i, v int) error { return nil },
+		err:  "failure",
+	}, {
+		name: "work panics",
+		work: func(i int) (int, error) {
+			if i == 3 {
+				panic("boom")
+			}
+			return i, nil
+		},
+		emit: func(i, v int) error { return nil },
+		err:  "item 3: panic: boom",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var err error
+				recovered := func() (p any) {
+					defer func() { p = recover() }()
+					err = Map(10000, 4, tc.work, tc.emit)
+					return nil
+				}()
+				if recovered != tc.panic {
+					t.Errorf("Map panicked with %v, want %v", recovered, tc.panic)
+				}
+				if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+					t.Errorf("Map = %v, want an error with %q", err, tc.err)
+				}
+			})
+		})
 	}
 }
