@@ -490,3 +490,43 @@ func TestMapEndsItsGoroutines(t *testing.T) {
 		})
 	}
 }
+
+// TestReadDeclinesRegularFile: input on a regular file that the splitter
+// declines is left in the file, read from where the file stood, not
+// spooled; Bytes and Size are the input's.
+func TestReadDeclinesRegularFile(t *testing.T) {
+	for _, tc := range []struct{ name, in, why string }{
+		{"YAML", "kind: ResourceList\nitems:\n- a:\tb\n", "tab"},
+		{"JSON", `{"kind": "ResourceList", "items": [{"a": "b"}], "items": []}`, "items key the splitter does not take"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const before = "read before: not the input\n"
+			path := filepath.Join(t.TempDir(), "input")
+			if err := os.WriteFile(path, []byte(before+tc.in), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.Seek(int64(len(before)), io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Read(f, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if r.Layout != nil || !strings.Contains(r.Declined, tc.why) {
+				t.Errorf("layout %v, declined %q; want a decline with %q", r.Layout != nil, r.Declined, tc.why)
+			}
+			if r.spool != nil {
+				t.Error("the input was spooled")
+			}
+			if b, err := r.Bytes(); err != nil || string(b) != tc.in || r.Size() != int64(len(tc.in)) {
+				t.Errorf("Bytes = %q, %v; Size = %d; want %q", b, err, r.Size(), tc.in)
+			}
+		})
+	}
+}
