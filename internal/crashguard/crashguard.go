@@ -111,7 +111,8 @@ func exitCode(err error, crashed bool, w io.Writer, prefix string) int {
 // they were: the program's own lines that start like a head are never
 // lost, only delayed to its next line. The one case read wrongly is a line
 // of the program's own that starts like a head ("runtime: ") written just
-// before a real crash report: it is dropped with that report's head.
+// before a real crash report that does not start with "panic: " (a fatal
+// error, a signal): it is dropped with that report's head.
 func Filter(r io.Reader, w io.Writer, prefix string) (crashed bool) {
 	br := bufio.NewReader(r)
 	var head []string // lines held back: the head of a crash report, perhaps
