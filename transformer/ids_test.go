@@ -1,9 +1,11 @@
 package transformer_test
 
 import (
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
@@ -43,5 +45,69 @@ func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
 		if kept.Node.GetAnnotations()[key] != "2" {
 			t.Errorf("unchanged item lost %s", key)
 		}
+	}
+}
+
+// TestDropOrchestratorIDsCannotFail: clearing the id annotations of a
+// changed item cannot fail. kyaml fails to clear an annotation where the
+// metadata or its annotations are set and are not a mapping, or are an
+// alias; such an item fails its checks before it is edited, and an alias
+// is expanded before the edit. Every other shape is edited and comes back
+// without the ids.
+func TestDropOrchestratorIDsCannotFail(t *testing.T) {
+	const ids = "{config.k8s.io/id: '1', internal.config.kubernetes.io/id: '1'}"
+	deployment := func(metadata string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\n" + metadata +
+			"spec:\n  template:\n    spec:\n      containers:\n      - {name: web, image: web}\n      - {name: linkerd-proxy, image: proxy}\n"
+	}
+	cfg, err := config.Load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := transformer.New(cfg)
+	for _, tc := range []struct {
+		name, metadata string
+		// kyamlFails: clearing an annotation of the input item fails.
+		kyamlFails bool
+		fails      string // the error, for an item that fails before the edit
+	}{
+		{"no metadata", "", false, ""},
+		{"null metadata", "metadata: null\n", false, ""},
+		{"no annotations", "metadata: {name: web}\n", false, ""},
+		{"null annotations", "metadata: {name: web, annotations: ~}\n", false, ""},
+		{"empty annotations", "metadata: {name: web, annotations: {}}\n", false, ""},
+		{"ids", "metadata:\n  name: web\n  annotations: " + ids + "\n", false, ""},
+		{"tagged", "metadata: !!map\n  name: web\n  annotations: !!map " + ids + "\n", false, ""},
+		{"alias", "metadata:\n  name: web\n  labels: &a " + ids + "\n  annotations: *a\n", true, ""},
+		{"merge key", "metadata:\n  name: web\n  labels: &a " + ids + "\n  annotations: {<<: *a}\n", false, ""},
+		{"scalar metadata", "metadata: web\n", true, "metadata"},
+		{"list metadata", "metadata: [web]\n", true, "metadata"},
+		{"scalar annotations", "metadata: {name: web, annotations: web}\n", true, "metadata.annotations"},
+		{"list annotations", "metadata: {name: web, annotations: [" + ids + "]}\n", true, "metadata.annotations"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			item := krmtest.Parse(t, deployment(tc.metadata))
+			res := tr.Item(item)
+			if _, err := item.Copy().Pipe(yaml.ClearAnnotation(kioutil.IdAnnotation)); (err != nil) != tc.kyamlFails {
+				t.Errorf("clearing an annotation of the input: %v; want an error: %v", err, tc.kyamlFails)
+			}
+			if tc.fails != "" {
+				if res.Outcome != transformer.Failed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0], tc.fails+":") {
+					t.Errorf("outcome %v, errors %q; want it failed at %s", res.Outcome, res.Log.Errors, tc.fails)
+				}
+				return
+			}
+			if res.Outcome != transformer.Ordered {
+				t.Fatalf("outcome %v, errors %q; want Ordered", res.Outcome, res.Log.Errors)
+			}
+			for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
+				if _, err := res.Node.Pipe(yaml.ClearAnnotation(key)); err != nil {
+					t.Errorf("clearing %s of the edited item: %v", key, err)
+				}
+				if v, ok := res.Node.GetAnnotations()[key]; ok {
+					t.Errorf("the edited item keeps %s: %q", key, v)
+				}
+			}
+		})
 	}
 }

@@ -301,7 +301,15 @@ var _ kio.Filter = &Transformer{}
 // returned without the ids and the runner leaves it as written.
 var orchestratorIDs = []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation}
 
-// dropOrchestratorIDs removes the orchestrator's id annotations from a changed item.
+// dropOrchestratorIDs removes the orchestrator's id annotations from a
+// changed item. It cannot fail, so it returns nothing: kyaml fails to clear
+// an annotation only where the item, its metadata or metadata.annotations
+// is set and is not a mapping, or is an alias. An item edited here is a
+// workload, a mapping; it has passed checkWorkload, whose
+// podcheck.Metadata fails the item for metadata or annotations that are
+// not mappings, and prepare, which expands aliases; the edits create these
+// mappings or change keys in them, nothing else. The test
+// TestDropOrchestratorIDsCannotFail tries each shape.
 func dropOrchestratorIDs(item *yaml.RNode) {
 	for _, key := range orchestratorIDs {
 		_ = item.PipeE(yaml.ClearAnnotation(key))

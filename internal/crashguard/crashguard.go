@@ -3,8 +3,8 @@
 // no setting turns that off for runtime errors: a CI log then holds
 // thousands of lines where one would do. Guard runs the program as a child
 // process whose standard error passes through the parent, which writes the
-// child's lines as they come until the runtime starts a crash report, then
-// writes that report's first line, prefixed, and drops the stacks.
+// child's lines as they come, and of a crash report of the runtime one line,
+// prefixed, without the stacks (see Filter).
 package crashguard
 
 import (
@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 )
@@ -83,46 +84,118 @@ func exitCode(err error, crashed bool, w io.Writer, prefix string) int {
 	return exit.ExitCode()
 }
 
-// Filter copies lines from r to w until a line starts a Go crash report
-// (see crashStart), then writes one line, prefix and the report's "fatal
-// error" line or else its first line, and drops the rest. It reports
-// whether there was a crash.
+// Filter copies lines from r to w until a Go crash report is certain, then
+// writes one line for it, prefix and the report's "fatal error" line or
+// else its first line, and drops the rest. It reports whether there was a
+// crash.
+//
+// A crash report, as the Go runtime writes it when GOTRACEBACK is unset,
+// is a head and then a stack dump. The head is a start line (see
+// crashStart) followed by the lines the runtime writes between it and the
+// dump: more start lines, blank lines, lines that begin with a tab (a
+// panic value's further lines, a nested panic), "[signal ...]",
+// "PC=...", "signal arrived during cgo execution" and "instruction
+// bytes:". The dump begins with a goroutine header ("goroutine 1
+// [running]:") or "runtime stack:". A "panic: " line at the start of a
+// line begins a head of its own: the runtime writes nothing before it. So
+//
+//	runtime: goroutine stack exceeds 1000000000-byte limit
+//	runtime: sp=0xc020160398 stack=[0xc020160000, 0xc040160000]
+//	fatal error: stack overflow
+//
+//	runtime stack:
+//
+// becomes "prefix: fatal error: stack overflow (...)". Lines that could
+// begin a head are held back until a line shows whether a dump follows;
+// when another line comes instead, or the input ends, they are written as
+// they were: the program's own lines that start like a head are never
+// lost, only delayed to its next line. The one case read wrongly is a line
+// of the program's own that starts like a head ("runtime: ") written just
+// before a real crash report that does not start with "panic: " (a fatal
+// error, a signal): it is dropped with that report's head.
 func Filter(r io.Reader, w io.Writer, prefix string) (crashed bool) {
 	br := bufio.NewReader(r)
-	var first string
+	var head []string // lines held back: the head of a crash report, perhaps
 	for {
 		line, err := br.ReadString('\n')
 		switch {
 		case line == "":
-		case first == "" && crashStart(line):
-			first = line
-		case first == "":
+		case len(head) > 0 && dumpStart(line):
+			fmt.Fprintf(w, "%s: %s (stacks not shown: set GOTRACEBACK=all to see them)\n", prefix, printable(summary(head)))
+			io.Copy(io.Discard, br)
+			return true
+		case strings.HasPrefix(line, "panic: "):
+			writeLines(w, head)
+			head = []string{line}
+		case crashStart(line) || len(head) > 0 && inHead(line):
+			head = append(head, line)
+		default:
+			writeLines(w, head)
+			head = nil
 			io.WriteString(w, line)
-		case strings.HasPrefix(line, "fatal error: ") && !strings.HasPrefix(first, "fatal error: "):
-			first = line
 		}
 		if err != nil {
-			break
+			writeLines(w, head)
+			return false
 		}
 	}
-	if first == "" {
-		return false
-	}
-	fmt.Fprintf(w, "%s: %s (stacks not shown: set GOTRACEBACK=all to see them)\n", prefix, printable(strings.TrimSpace(first)))
-	return true
 }
 
-// crashStart reports whether line starts a Go crash report: "panic: ",
-// "fatal error: ", "runtime: ", "runtime/cgo: ", or a signal that crashes
-// a Go program ("SIGSEGV: ").
+// crashStart reports whether line can start a Go crash report: "panic: ",
+// "fatal error: ", "runtime: ", "runtime/cgo: ", "unexpected fault
+// address ", or the name of a signal that crashes a Go program
+// ("SIGSEGV: ").
 func crashStart(line string) bool {
-	for _, p := range []string{"panic: ", "fatal error: ", "runtime: ", "runtime/cgo: ",
+	for _, p := range []string{"panic: ", "fatal error: ", "runtime: ", "runtime/cgo: ", "unexpected fault address ",
 		"SIGSEGV: ", "SIGBUS: ", "SIGFPE: ", "SIGILL: ", "SIGABRT: ", "SIGTRAP: ", "SIGQUIT: ", "SIGSYS: "} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// inHead reports whether line, not a start line, is one the runtime writes
+// in a crash report's head.
+func inHead(line string) bool {
+	if line == "\n" || strings.HasPrefix(line, "\t") {
+		return true
+	}
+	for _, p := range []string{"[signal ", "PC=", "signal arrived during cgo execution", "instruction bytes:"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// goroutineHeader is the first line of a goroutine's stack in a dump:
+// "goroutine 1 [running]:", or with GOTRACEBACK=system "goroutine 1
+// gp=0xc000002380 m=0 mp=0x5a5e20 [running]:".
+var goroutineHeader = regexp.MustCompile(`^goroutine [0-9]+ .*\]:\n?$`)
+
+// dumpStart reports whether line begins the stack dump of a crash report.
+func dumpStart(line string) bool {
+	return line == "runtime stack:\n" || goroutineHeader.MatchString(line)
+}
+
+// summary is the line that stands for a crash report's head: its "fatal
+// error" line, which may follow the panics it happened in, or else its
+// first line.
+func summary(head []string) string {
+	for _, line := range head {
+		if l := strings.TrimPrefix(line, "\t"); strings.HasPrefix(l, "fatal error: ") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return strings.TrimSpace(head[0])
+}
+
+// writeLines writes the lines to w.
+func writeLines(w io.Writer, lines []string) {
+	for _, line := range lines {
+		io.WriteString(w, line)
+	}
 }
 
 // printable replaces control characters, which a panic value may hold.

@@ -28,6 +28,13 @@ func TestMain(m *testing.M) {
 		io.Copy(os.Stdout, os.Stdin)
 		fmt.Fprintln(os.Stderr, "prog: a line of its own")
 		os.Exit(3)
+	case "own-runtime-lines":
+		Guard("prog")
+		fmt.Fprintln(os.Stderr, "runtime: a line of its own")
+		fmt.Fprintln(os.Stderr, "prog: a line that says runtime: in it")
+		fmt.Fprintln(os.Stderr, "runtime: one more, right before the crash")
+		var missing *struct{ n int }
+		fmt.Println(missing.n) // a nil pointer: the runtime panics
 	case "killed":
 		Guard("prog")
 		if self, err := os.FindProcess(os.Getpid()); err == nil {
@@ -79,6 +86,18 @@ func TestGuardOutOfMemory(t *testing.T) {
 	}
 }
 
+// TestGuardOwnRuntimeLines: the program's own lines that begin like a
+// crash report, or hold its words, pass through; the real crash after them
+// (a nil pointer dereference) is one line.
+func TestGuardOwnRuntimeLines(t *testing.T) {
+	code, _, stderr := program(t, "own-runtime-lines", "")
+	want := "runtime: a line of its own\nprog: a line that says runtime: in it\nruntime: one more, right before the crash\n" +
+		"prog: panic: runtime error: invalid memory address or nil pointer dereference (stacks not shown: set GOTRACEBACK=all to see them)\n"
+	if code != 1 || stderr != want {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 1 and:\n%s", code, stderr, want)
+	}
+}
+
 // TestGuardPassesThrough: standard input and output reach the child, its
 // own stderr lines pass, and its exit code is the program's.
 func TestGuardPassesThrough(t *testing.T) {
@@ -114,11 +133,60 @@ func TestFilter(t *testing.T) {
 		t.Errorf("Filter wrote %q", out.String())
 	}
 	out.Reset()
-	if !Filter(strings.NewReader("SIGSEGV: segmentation violation\nPC=0x1\n"), &out, "prog") || !strings.HasPrefix(out.String(), "prog: SIGSEGV: segmentation violation (") {
+	if !Filter(strings.NewReader("SIGSEGV: segmentation violation\nPC=0x1\n\ngoroutine 0 [idle]:\n"), &out, "prog") || !strings.HasPrefix(out.String(), "prog: SIGSEGV: segmentation violation (") {
 		t.Errorf("Filter wrote %q", out.String())
 	}
 	out.Reset()
 	if Filter(strings.NewReader("prog: a\nSIGNAL: not a crash\nno newline"), &out, "prog") || out.String() != "prog: a\nSIGNAL: not a crash\nno newline" {
 		t.Errorf("Filter without a crash wrote %q", out.String())
+	}
+}
+
+// TestFilterOwnLines: lines that start like a crash report but are not
+// followed by a stack dump are the program's own and pass through as they
+// were.
+func TestFilterOwnLines(t *testing.T) {
+	for _, in := range []string{
+		"runtime: a line of its own\nprog: the next line\n",
+		"prog: a message that says runtime: here\nprog: and fatal error: there\n",
+		"runtime: the last line\n",
+		"runtime: the last line, without a line break",
+		"runtime: one\nruntime: two\n\tindented\n\nprog: three\n",
+		"panic: words of its own\n\tindented\nprog: more\n",
+		"fatal error: words of its own\n[signal of its own]\nPC=its own\n",
+		"SIGSEGV: words of its own\nprog: more\n",
+		"goroutine 1 [running]:\nmain.main()\n",
+	} {
+		var out bytes.Buffer
+		if Filter(strings.NewReader(in), &out, "prog") || out.String() != in {
+			t.Errorf("Filter(%q) wrote %q", in, out.String())
+		}
+	}
+}
+
+// TestFilterCrashAfterOwnLines: a crash report after the program's own
+// lines that look like one is one line, and those lines pass through.
+func TestFilterCrashAfterOwnLines(t *testing.T) {
+	const note = " (stacks not shown: set GOTRACEBACK=all to see them)\n"
+	for _, tc := range []struct{ in, want string }{{
+		"runtime: its own\nprog: next\npanic: boom\n\tsecond line\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a11bc]\n\ngoroutine 1 [running]:\nmain.main()\n",
+		"runtime: its own\nprog: next\nprog: panic: boom" + note,
+	}, {
+		"runtime: its own\npanic: boom [recovered, repanicked]\n\ngoroutine 1 [running]:\n",
+		"runtime: its own\nprog: panic: boom [recovered, repanicked]" + note,
+	}, {
+		"prog: a\npanic: first [recovered]\n\tfatal error: concurrent map writes\n\ngoroutine 19 [running]:\n",
+		"prog: a\nprog: fatal error: concurrent map writes" + note,
+	}, {
+		"runtime: goroutine stack exceeds 1000000000-byte limit\nruntime: sp=0xc020160398 stack=[0xc020160000, 0xc040160000]\nfatal error: stack overflow\n\nruntime stack:\nruntime.throw()\n",
+		"prog: fatal error: stack overflow" + note,
+	}, {
+		"unexpected fault address 0x7f\nfatal error: fault\n[signal SIGSEGV: segmentation violation code=0x2 addr=0x7f pc=0x1]\n\ngoroutine 1 gp=0xc000002380 m=0 mp=0x5a5e20 [running]:\n",
+		"prog: fatal error: fault" + note,
+	}} {
+		var out bytes.Buffer
+		if !Filter(strings.NewReader(tc.in), &out, "prog") || out.String() != tc.want {
+			t.Errorf("Filter(%q) wrote %q, want %q", tc.in, out.String(), tc.want)
+		}
 	}
 }

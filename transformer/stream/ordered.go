@@ -13,7 +13,14 @@ import (
 // order of i. At most window values are computed ahead of the one emit
 // waits for, so memory is bounded by the items in flight. Map stops at the
 // first error of work or emit and returns it; a panic in work is returned as
-// an error.
+// an error, since it happens on a goroutine of Map's where nothing could
+// recover it. A panic in emit happens on the caller's goroutine and goes on
+// to the caller unchanged, with its stack, as it would from a plain loop:
+// a caller that recovers it (the streaming path falls back to the
+// whole-list path) sees the panic, not an error that looks like the
+// input's. However Map ends, by returning or by a panic of emit, it stops
+// the work not yet started and waits for the work under way: every
+// goroutine it started has ended when it returns.
 func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if window < workers {
@@ -28,9 +35,12 @@ func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T
 		out chan result
 	}
 	var stop atomic.Bool
+	var wg sync.WaitGroup
 	jobs := make(chan job)
+	// pending holds each job's out in order of i, put there before the job
+	// goes to a worker, so that every out in it gets its result.
 	pending := make(chan chan result, window)
-	go func() {
+	wg.Go(func() {
 		defer close(jobs)
 		defer close(pending)
 		for i := 0; i < n && !stop.Load(); i++ {
@@ -38,12 +48,9 @@ func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T
 			pending <- out
 			jobs <- job{i, out}
 		}
-	}()
-	var wg sync.WaitGroup
+	})
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
 				if stop.Load() {
 					j.out <- result{}
@@ -52,25 +59,29 @@ func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T
 				v, err := protect(j.i, work)
 				j.out <- result{v, err}
 			}
-		}()
+		})
 	}
-	var err error
+	defer func() {
+		// Also when emit panics: the producer stops at its next item, and
+		// draining pending unblocks it and collects the work under way.
+		stop.Store(true)
+		for out := range pending {
+			<-out
+		}
+		wg.Wait()
+	}()
 	i := 0
 	for out := range pending {
 		r := <-out
-		if err == nil {
-			err = r.err
-			if err == nil {
-				err = emit(i, r.v)
-			}
-			if err != nil {
-				stop.Store(true)
-			}
+		if r.err != nil {
+			return r.err
+		}
+		if err := emit(i, r.v); err != nil {
+			return err
 		}
 		i++
 	}
-	wg.Wait()
-	return err
+	return nil
 }
 
 // protect calls work, turning a panic into an error.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/synctest"
 )
 
 func TestSpool(t *testing.T) {
@@ -389,5 +390,117 @@ func TestSpoolFull(t *testing.T) {
 	}
 	if s.Flush() == nil {
 		t.Error("Flush after the error succeeded")
+	}
+}
+
+// TestMapEndsItsGoroutines: however Map ends (a panic or an error of emit,
+// an error or a panic of work), every goroutine it started has ended when
+// it returns: synctest.Test fails on goroutines of its bubble left blocked.
+// A panic of emit reaches the caller unchanged.
+func TestMapEndsItsGoroutines(t *testing.T) {
+	failure := errors.New("failure")
+	for _, tc := range []struct {
+		name  string
+		work  func(i int) (int, error)
+		emit  func(i, v int) error
+		err   string
+		panic any
+	}{{
+		name:  "emit panics",
+		work:  func(i int) (int, error) { return i, nil },
+		emit:  func(i, v int) error { panic(failure) },
+		panic: failure,
+	}, {
+		name: "emit panics later",
+		work: func(i int) (int, error) { return i, nil },
+		emit: func(i, v int) error {
+			if i == 100 {
+				panic("late")
+			}
+			return nil
+		},
+		panic: "late",
+	}, {
+		name: "emit fails",
+		work: func(i int) (int, error) { return i, nil },
+		emit: func(i, v int) error { return failure },
+		err:  "failure",
+	}, {
+		name: "work fails",
+		work: func(i int) (int, error) {
+			if i == 3 {
+				return 0, failure
+			}
+			return i, nil
+		},
+		emit: func(i, v int) error { return nil },
+		err:  "failure",
+	}, {
+		name: "work panics",
+		work: func(i int) (int, error) {
+			if i == 3 {
+				panic("boom")
+			}
+			return i, nil
+		},
+		emit: func(i, v int) error { return nil },
+		err:  "item 3: panic: boom",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var err error
+				recovered := func() (p any) {
+					defer func() { p = recover() }()
+					err = Map(10000, 4, tc.work, tc.emit)
+					return nil
+				}()
+				if recovered != tc.panic {
+					t.Errorf("Map panicked with %v, want %v", recovered, tc.panic)
+				}
+				if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+					t.Errorf("Map = %v, want an error with %q", err, tc.err)
+				}
+			})
+		})
+	}
+}
+
+// TestReadDeclinesRegularFile: input on a regular file that the splitter
+// declines is left in the file, read from where the file stood, not
+// spooled; Bytes and Size are the input's.
+func TestReadDeclinesRegularFile(t *testing.T) {
+	for _, tc := range []struct{ name, in, why string }{
+		{"YAML", "kind: ResourceList\nitems:\n- a:\tb\n", "tab"},
+		{"JSON", `{"kind": "ResourceList", "items": [{"a": "b"}], "items": []}`, "items key the splitter does not take"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const before = "read before: not the input\n"
+			path := filepath.Join(t.TempDir(), "input")
+			if err := os.WriteFile(path, []byte(before+tc.in), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.Seek(int64(len(before)), io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Read(f, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if r.Layout != nil || !strings.Contains(r.Declined, tc.why) {
+				t.Errorf("layout %v, declined %q; want a decline with %q", r.Layout != nil, r.Declined, tc.why)
+			}
+			if r.spool != nil {
+				t.Error("the input was spooled")
+			}
+			if b, err := r.Bytes(); err != nil || string(b) != tc.in || r.Size() != int64(len(tc.in)) {
+				t.Errorf("Bytes = %q, %v; Size = %d; want %q", b, err, r.Size(), tc.in)
+			}
+		})
 	}
 }
