@@ -12,23 +12,24 @@ import (
 // goroutines and emit(i, v) with its value on the calling goroutine, in
 // order of i. At most window values are computed ahead of the one emit
 // waits for, so memory is bounded by the items in flight. Map stops at the
-// first error of work or emit and returns it; a panic in work is returned as
-// an error, since it happens on a goroutine of Map's where nothing could
-// recover it. A panic in emit happens on the caller's goroutine and goes on
-// to the caller unchanged, with its stack, as it would from a plain loop:
-// a caller that recovers it (the streaming path falls back to the
-// whole-list path) sees the panic, not an error that looks like the
-// input's. However Map ends, by returning or by a panic of emit, it stops
-// the work not yet started and waits for the work under way: every
-// goroutine it started has ended when it returns.
+// first error of work or emit and returns it. A panic reaches the caller as
+// it would from a plain loop: a panic in emit as it is; a panic in work,
+// which happens on a goroutine of Map's where nothing could recover it, is
+// raised again on the caller's goroutine, in item order, as a *WorkPanic
+// that keeps the work's stack. Either way a bug stays a crash (the binary
+// turns a crash into one line) and never reads as an error of the input.
+// However Map ends, by returning or by a panic, it stops the work not yet
+// started and waits for the work under way: every goroutine it started has
+// ended when it returns.
 func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	if window < workers {
 		window = workers
 	}
 	type result struct {
-		v   T
-		err error
+		v     T
+		err   error
+		panic *WorkPanic
 	}
 	type job struct {
 		i   int
@@ -56,8 +57,8 @@ func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T
 					j.out <- result{}
 					continue
 				}
-				v, err := protect(j.i, work)
-				j.out <- result{v, err}
+				v, err, p := protect(j.i, work)
+				j.out <- result{v, err, p}
 			}
 		})
 	}
@@ -73,6 +74,9 @@ func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T
 	i := 0
 	for out := range pending {
 		r := <-out
+		if r.panic != nil {
+			panic(r.panic)
+		}
 		if r.err != nil {
 			return r.err
 		}
@@ -84,12 +88,29 @@ func Map[T any](n, window int, work func(i int) (T, error), emit func(i int, v T
 	return nil
 }
 
-// protect calls work, turning a panic into an error.
-func protect[T any](i int, work func(int) (T, error)) (v T, err error) {
+// WorkPanic is a panic of Map's work function, raised again on the
+// caller's goroutine.
+type WorkPanic struct {
+	// Item is the index the work panicked on.
+	Item int
+	// Value is what the work panicked with.
+	Value any
+	// Stack is the work goroutine's stack when it panicked.
+	Stack []byte
+}
+
+// String says which item panicked, with what, and where.
+func (p *WorkPanic) String() string {
+	return fmt.Sprintf("item %d: panic: %v\n\n%s", p.Item, p.Value, p.Stack)
+}
+
+// protect calls work and returns its panic, if any, with the stack.
+func protect[T any](i int, work func(int) (T, error)) (v T, err error, panicked *WorkPanic) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("item %d: panic: %v\n%s", i, p, debug.Stack())
+			panicked = &WorkPanic{Item: i, Value: p, Stack: debug.Stack()}
 		}
 	}()
-	return work(i)
+	v, err = work(i)
+	return v, err, nil
 }

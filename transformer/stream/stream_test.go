@@ -86,14 +86,19 @@ func TestMapStops(t *testing.T) {
 	if err != stop || emitted != 11 {
 		t.Errorf("Map = %v after %d emits, want stop after 11", err, emitted)
 	}
-	err = Map(100, 4, func(i int) (int, error) {
-		if i == 50 {
-			panic("boom")
-		}
-		return i, nil
-	}, func(int, int) error { return nil })
-	if err == nil || !strings.Contains(err.Error(), "item 50: panic: boom") {
-		t.Errorf("Map with a panic = %v", err)
+	emitted = 0
+	recovered := func() (p any) {
+		defer func() { p = recover() }()
+		Map(100, 4, func(i int) (int, error) {
+			if i == 50 {
+				panic("boom")
+			}
+			return i, nil
+		}, func(int, int) error { emitted++; return nil })
+		return nil
+	}()
+	if wp, ok := recovered.(*WorkPanic); !ok || wp.Item != 50 || wp.Value != "boom" || !strings.Contains(wp.String(), "item 50: panic: boom") || emitted != 50 {
+		t.Errorf("Map with a panic in work: recovered %v after %d emits, want a *WorkPanic for item 50 after 50", recovered, emitted)
 	}
 	if err := Map(0, 4, func(i int) (int, error) { return i, nil }, func(int, int) error { return nil }); err != nil {
 		t.Errorf("Map of nothing = %v", err)
@@ -396,7 +401,8 @@ func TestSpoolFull(t *testing.T) {
 // TestMapEndsItsGoroutines: however Map ends (a panic or an error of emit,
 // an error or a panic of work), every goroutine it started has ended when
 // it returns: synctest.Test fails on goroutines of its bubble left blocked.
-// A panic of emit reaches the caller unchanged.
+// A panic of emit reaches the caller unchanged, one of work as a
+// *WorkPanic.
 func TestMapEndsItsGoroutines(t *testing.T) {
 	failure := errors.New("failure")
 	for _, tc := range []struct {
@@ -443,8 +449,8 @@ func TestMapEndsItsGoroutines(t *testing.T) {
 			}
 			return i, nil
 		},
-		emit: func(i, v int) error { return nil },
-		err:  "item 3: panic: boom",
+		emit:  func(i, v int) error { return nil },
+		panic: "boom",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -454,6 +460,9 @@ func TestMapEndsItsGoroutines(t *testing.T) {
 					err = Map(10000, 4, tc.work, tc.emit)
 					return nil
 				}()
+				if wp, ok := recovered.(*WorkPanic); ok {
+					recovered = wp.Value
+				}
 				if recovered != tc.panic {
 					t.Errorf("Map panicked with %v, want %v", recovered, tc.panic)
 				}
