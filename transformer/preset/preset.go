@@ -1,13 +1,14 @@
-// Package preset holds what the function knows of each mesh's sidecar: its
-// container, its wait command, its native startup probe, how it sleeps and the
-// mesh's own annotations. The values follow the meshes' own injectors.
+// Package preset holds what the function knows of each sidecar kind: its
+// container, its wait command, its native startup probe, how it sleeps, and
+// how the injector that adds it at admission is switched and annotated. The
+// engine asks a Preset; it never compares preset names. The values follow
+// the vendors' own injectors and images.
 package preset
 
 import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // Preset names.
@@ -22,11 +23,11 @@ const (
 	None = "none"
 )
 
-// Preset is what the function knows of one sidecar.
+// Preset is what the function knows of one sidecar kind.
 type Preset struct {
 	// Name is the preset's name.
 	Name string
-	// Container is the sidecar's usual container name.
+	// Container is the sidecar's usual container name; empty for none.
 	Container string
 	// WaitCommand blocks until the sidecar is ready; nil when unknown.
 	WaitCommand []string
@@ -43,87 +44,39 @@ type Preset struct {
 	Annotates bool
 }
 
-// IstioStatusPort is the default port of Istio's agent, which its drain
-// request goes to; the pod annotation status.sidecar.istio.io/port changes it.
-const IstioStatusPort = "15020"
-
-// IstioDrain is the preStop Istio's injector writes on a native istio-proxy:
-// it starts Envoy's drain when the pod starts shutting down; kubelet sends
-// SIGTERM once the application containers have exited.
-func IstioDrain(statusPort string) []string {
-	return []string{"pilot-agent", "request", "--debug-port=" + statusPort, "POST", "drain"}
-}
-
 // DefaultSleepCommand is the sleep used below Kubernetes 1.30 unless a preset says otherwise.
 var DefaultSleepCommand = []string{"/bin/sleep"}
 
-func httpProbe(path string, port int, period, timeout, failures int32) *corev1.Probe {
-	return &corev1.Probe{
-		ProbeHandler: corev1.ProbeHandler{
-			HTTPGet: &corev1.HTTPGetAction{Path: path, Port: intstr.FromInt32(int32(port))},
-		},
-		PeriodSeconds:    period,
-		TimeoutSeconds:   timeout,
-		FailureThreshold: failures,
-	}
-}
-
-// all returns the presets by name; a function so that callers cannot share mutable values.
-func all() map[string]Preset {
-	return map[string]Preset{
-		Linkerd: {
-			Name:           Linkerd,
-			Container:      "linkerd-proxy",
-			WaitCommand:    []string{"/usr/lib/linkerd/linkerd-await", "--timeout=2m", "--port=4191"},
-			StartupProbe:   httpProbe("/ready", 4191, 1, 0, 120),
-			SleepCommand:   DefaultSleepCommand,
-			InitContainers: []string{"linkerd-init", "linkerd-network-validator"},
-			Annotates:      true,
-		},
-		Istio: {
-			Name:           Istio,
-			Container:      "istio-proxy",
-			WaitCommand:    []string{"pilot-agent", "wait"},
-			StartupProbe:   httpProbe("/healthz/ready", 15021, 1, 3, 600),
-			NativePreStop:  IstioDrain(IstioStatusPort),
-			SleepCommand:   DefaultSleepCommand,
-			InitContainers: []string{"istio-init", "istio-validation"},
-			Annotates:      true,
-		},
-		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
-		// each container's own settings by package cloudsql; these are
-		// the defaults (port 9090, the operator's probe timings).
-		CloudSQLProxy: {
-			Name:         CloudSQLProxy,
-			Container:    "cloud-sql-proxy",
-			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
-			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
-		},
-		None: {Name: None, SleepCommand: DefaultSleepCommand},
-	}
-}
-
 // Lookup returns the named preset.
 func Lookup(name string) (Preset, bool) {
-	p, ok := all()[name]
-	return p, ok
+	for _, p := range all() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Preset{}, false
 }
 
 // Names lists the preset names, sorted.
 func Names() []string {
 	var names []string
-	for n := range all() {
-		names = append(names, n)
+	for _, p := range all() {
+		names = append(names, p.Name)
 	}
 	sort.Strings(names)
 	return names
 }
 
-// Meshes lists the presets an empty config applies, in start order: the mesh
-// proxies first, then the Cloud SQL Auth Proxy, which needs the mesh's network.
+// Meshes lists the presets an empty config applies, in start order: every
+// preset with a container of its own.
 func Meshes() []Preset {
-	m := all()
-	return []Preset{m[Linkerd], m[Istio], m[CloudSQLProxy]}
+	var meshes []Preset
+	for _, p := range all() {
+		if p.Container != "" {
+			meshes = append(meshes, p)
+		}
+	}
+	return meshes
 }
 
 // MeshInitContainers lists every mesh's own init containers.
