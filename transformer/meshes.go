@@ -39,23 +39,11 @@ func warnNativeOptOut(w *workload.Workload, spec *yaml.RNode, p plan, log *repor
 		if podspec.Find(spec, podspec.InitContainers, sc.Name) == nil {
 			continue
 		}
-		for _, key := range nativeSwitches[sc.preset.Name] {
-			if v, ok := w.Annotation(key); ok {
-				if switchOff(sc.preset.Name, v) {
-					log.Warn("%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
-						sc.Name, key, v, sc.Name)
-				}
-				break
-			}
+		if key, v, off := sc.preset.NativeSwitch(w); off {
+			log.Warn("%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
+				sc.Name, key, v, sc.Name)
 		}
 	}
-}
-
-// nativeSwitches are the meshes' per-workload native sidecar switches that
-// the function honours as opt-outs, in the order the mesh reads them.
-var nativeSwitches = map[string][]string{
-	preset.Istio:   {annotate.IstioNativeSidecar},
-	preset.Linkerd: {annotate.LinkerdNativeSidecarGA, annotate.LinkerdNativeSidecarBeta},
 }
 
 // noApplication reports whether every container of spec.containers is a

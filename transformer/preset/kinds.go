@@ -19,7 +19,14 @@ func all() []Preset {
 			StartupProbe:   httpProbe("/ready", 4191, 1, 0, 120),
 			SleepCommand:   DefaultSleepCommand,
 			InitContainers: []string{"linkerd-init", "linkerd-network-validator"},
-			Annotates:      true,
+			Injector: &Injector{
+				Disabled: []Switch{{Key: LinkerdInject, Value: "disabled"}},
+				OptOuts:  []Switch{{Key: LinkerdProxyAwait, Value: "disabled"}},
+				// The alpha key is the one the function itself writes, so it
+				// is not read as an opt-out.
+				Native: NativeSwitch{Keys: []string{LinkerdNativeSidecarGA, LinkerdNativeSidecarBeta}, Boolean: true},
+			},
+			Annotates: true,
 		},
 		{
 			Name:           Istio,
@@ -29,7 +36,13 @@ func all() []Preset {
 			NativePreStop:  IstioDrain(IstioStatusPort),
 			SleepCommand:   DefaultSleepCommand,
 			InitContainers: []string{"istio-init", "istio-validation"},
-			Annotates:      true,
+			Injector: &Injector{
+				Disabled: []Switch{{Label: true, Key: IstioInject, Value: "false"}, {Key: IstioInject, Value: "false"}},
+				OptOuts:  []Switch{{Key: IstioProxyConfig, Field: IstioHold, Value: "false"}},
+				// Istio's injector template compares the value with "false".
+				Native: NativeSwitch{Keys: []string{IstioNativeSidecar}},
+			},
+			Annotates: true,
 		},
 		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
 		// each container's own settings by package cloudsql; these are

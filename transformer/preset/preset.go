@@ -40,6 +40,9 @@ type Preset struct {
 	NativePreStop []string
 	// InitContainers are the mesh's own init containers that must run before it.
 	InitContainers []string
+	// Injector is the admission webhook that adds the sidecar to pods; nil
+	// when none does.
+	Injector *Injector
 	// Annotates reports whether the mesh injects at admission and reads annotations.
 	Annotates bool
 }
