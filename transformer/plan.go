@@ -88,13 +88,10 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, []error) {
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
-			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStop, autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
 		if pr.OptedOut(w, p.mode == config.ModeNative) {
 			p.optedOut = append(p.optedOut, sp)
 			continue
-		}
-		if port, ok := w.Annotation(istioStatusPort); ok && pr.Name == preset.Istio {
-			sp.nativePreStop = preset.IstioDrain(port)
 		}
 		if sc.WaitForReady != nil {
 			sp.waitCommand = sc.WaitForReady.Command
@@ -120,10 +117,6 @@ func delayAnnotation(w *workload.Workload, key string, margin time.Duration) (ti
 	}
 	return d, true, nil
 }
-
-// istioStatusPort is Istio's pod annotation for its agent's port, which the
-// native proxy's drain request goes to.
-const istioStatusPort = "status.sidecar.istio.io/port"
 
 // hasTimeout reports whether a wait command carries a timeout the function
 // recognises: a flag or argument that names a timeout or a maximum, or the

@@ -25,6 +25,9 @@ const (
 	IstioHold = "holdApplicationUntilProxyStarts"
 	// IstioNativeSidecar makes Istio's injector add the proxy as a native sidecar.
 	IstioNativeSidecar = "sidecar.istio.io/nativeSidecar"
+	// IstioStatusPortAnnotation sets the port of Istio's agent, which the
+	// native proxy's drain request goes to.
+	IstioStatusPortAnnotation = "status.sidecar.istio.io/port"
 	// IstioInject "false", as a pod template label or an annotation, tells
 	// Istio's injector to leave the pod alone.
 	IstioInject = "sidecar.istio.io/inject"

@@ -1,6 +1,7 @@
 package preset_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
@@ -71,5 +72,23 @@ func TestNativeSwitch(t *testing.T) {
 	}
 	if key, _, off := p.NativeSwitch(pod{}); key != "" || off {
 		t.Errorf("NativeSwitch of a pod without one = %q, %v", key, off)
+	}
+}
+
+func TestNativePreStopFor(t *testing.T) {
+	istio, _ := preset.Lookup(preset.Istio)
+	if got, want := istio.NativePreStopFor(pod{}), preset.IstioDrain(preset.IstioStatusPort); !slices.Equal(got, want) {
+		t.Errorf("default: %q, want %q", got, want)
+	}
+	withPort := pod{annotations: map[string]string{"status.sidecar.istio.io/port": "15999"}}
+	if got, want := istio.NativePreStopFor(withPort), preset.IstioDrain("15999"); !slices.Equal(got, want) {
+		t.Errorf("with the status port annotation: %q, want %q", got, want)
+	}
+	if again := istio.NativePreStopFor(pod{}); !slices.Equal(again, preset.IstioDrain(preset.IstioStatusPort)) {
+		t.Errorf("the preset's own preStop changed: %q", again)
+	}
+	linkerd, _ := preset.Lookup(preset.Linkerd)
+	if got := linkerd.NativePreStopFor(withPort); got != nil {
+		t.Errorf("linkerd: %q, want none", got)
 	}
 }

@@ -29,13 +29,14 @@ func all() []Preset {
 			Annotates: true,
 		},
 		{
-			Name:           Istio,
-			Container:      "istio-proxy",
-			WaitCommand:    []string{"pilot-agent", "wait"},
-			StartupProbe:   httpProbe("/healthz/ready", 15021, 1, 3, 600),
-			NativePreStop:  IstioDrain(IstioStatusPort),
-			SleepCommand:   DefaultSleepCommand,
-			InitContainers: []string{"istio-init", "istio-validation"},
+			Name:             Istio,
+			Container:        "istio-proxy",
+			WaitCommand:      []string{"pilot-agent", "wait"},
+			StartupProbe:     httpProbe("/healthz/ready", 15021, 1, 3, 600),
+			NativePreStop:    IstioDrain(IstioStatusPort),
+			NativePreStopArg: &AnnotatedArg{Annotation: IstioStatusPortAnnotation, Prefix: istioDebugPort},
+			SleepCommand:     DefaultSleepCommand,
+			InitContainers:   []string{"istio-init", "istio-validation"},
 			Injector: &Injector{
 				Disabled: []Switch{{Label: true, Key: IstioInject, Value: "false"}, {Key: IstioInject, Value: "false"}},
 				OptOuts:  []Switch{{Key: IstioProxyConfig, Field: IstioHold, Value: "false"}},
@@ -58,14 +59,17 @@ func all() []Preset {
 }
 
 // IstioStatusPort is the default port of Istio's agent, which its drain
-// request goes to; the pod annotation status.sidecar.istio.io/port changes it.
+// request goes to; the pod annotation IstioStatusPortAnnotation changes it.
 const IstioStatusPort = "15020"
+
+// istioDebugPort starts the argument of IstioDrain that names the port.
+const istioDebugPort = "--debug-port="
 
 // IstioDrain is the preStop Istio's injector writes on a native istio-proxy:
 // it starts Envoy's drain when the pod starts shutting down; kubelet sends
 // SIGTERM once the application containers have exited.
 func IstioDrain(statusPort string) []string {
-	return []string{"pilot-agent", "request", "--debug-port=" + statusPort, "POST", "drain"}
+	return []string{"pilot-agent", "request", istioDebugPort + statusPort, "POST", "drain"}
 }
 
 func httpProbe(path string, port int, period, timeout, failures int32) *corev1.Probe {

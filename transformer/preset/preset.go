@@ -6,7 +6,9 @@
 package preset
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -38,6 +40,9 @@ type Preset struct {
 	// NativePreStop is the preStop exec the mesh's injector gives its native
 	// sidecar; nil when it writes none.
 	NativePreStop []string
+	// NativePreStopArg is the argument of NativePreStop that a pod
+	// annotation sets; nil when none does.
+	NativePreStopArg *AnnotatedArg
 	// InitContainers are the mesh's own init containers that must run before it.
 	InitContainers []string
 	// Injector is the admission webhook that adds the sidecar to pods; nil
@@ -45,6 +50,33 @@ type Preset struct {
 	Injector *Injector
 	// Annotates reports whether the mesh injects at admission and reads annotations.
 	Annotates bool
+}
+
+// AnnotatedArg is an argument of a command whose value a pod annotation sets.
+type AnnotatedArg struct {
+	// Annotation holds the value.
+	Annotation string
+	// Prefix starts the argument; the value follows it.
+	Prefix string
+}
+
+// NativePreStopFor returns the preStop exec the injector gives the native
+// sidecar in this pod; nil when it writes none.
+func (p Preset) NativePreStopFor(pod Pod) []string {
+	if p.NativePreStopArg == nil {
+		return p.NativePreStop
+	}
+	v, ok := pod.Annotation(p.NativePreStopArg.Annotation)
+	if !ok {
+		return p.NativePreStop
+	}
+	cmd := slices.Clone(p.NativePreStop)
+	for i, arg := range cmd {
+		if strings.HasPrefix(arg, p.NativePreStopArg.Prefix) {
+			cmd[i] = p.NativePreStopArg.Prefix + v
+		}
+	}
+	return cmd
 }
 
 // DefaultSleepCommand is the sleep used below Kubernetes 1.30 unless a preset says otherwise.
