@@ -8,7 +8,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
@@ -17,7 +16,7 @@ import (
 // pod, or would have been annotated for: the workload counts as skipped.
 func optedOutHere(spec *yaml.RNode, p plan) bool {
 	for _, sc := range p.optedOut {
-		if present(spec, sc.Name) || (sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates && !sc.notInjected) {
+		if present(spec, sc.Name) || (sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates() && !sc.notInjected) {
 			return true
 		}
 	}
@@ -98,12 +97,14 @@ func inPodMeta(w *workload.Workload, spec *yaml.RNode, found []sidecarPlan, p pl
 	var meshes []annotate.Mesh
 	var status []kio.Filter
 	for _, sc := range found {
-		if !sc.preset.Annotates {
+		if !sc.preset.Annotates() {
 			continue
 		}
 		meshes = append(meshes, annotate.Mesh{Preset: sc.preset.Name, Native: native, WaitBeforeExit: exitDelaySet(spec, sc, native), InPod: true})
-		if sc.preset.Name == preset.Istio && native && podspec.Find(spec, podspec.InitContainers, sc.Name) != nil {
-			status = append(status, annotate.IstioNativeStatus{Proxy: sc.Name, Log: log})
+		if native && podspec.Find(spec, podspec.InitContainers, sc.Name) != nil {
+			if f, ok := annotate.NativeStatus(sc.preset.Name, sc.Name, log); ok {
+				status = append(status, f)
+			}
 		}
 	}
 	if len(meshes) == 0 {

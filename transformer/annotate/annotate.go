@@ -21,7 +21,8 @@ const istioDrain = "terminationDrainDuration"
 
 // Mesh is one absent sidecar whose mesh reads annotations.
 type Mesh struct {
-	// Preset is linkerd or istio.
+	// Preset names the sidecar's preset, whose injector's dialect says
+	// which annotations to set.
 	Preset string
 	// Native asks the mesh for a native sidecar.
 	Native bool
@@ -50,14 +51,11 @@ func (f Filter) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 
 func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	for _, m := range f.Meshes {
-		var err error
-		switch m.Preset {
-		case preset.Linkerd:
-			err = f.linkerd(meta, m)
-		case preset.Istio:
-			err = f.istio(meta, m)
+		d, ok := dialectOf(m.Preset)
+		if !ok {
+			continue
 		}
-		if err != nil {
+		if err := d.set(f, meta, m); err != nil {
 			return nil, err
 		}
 	}

@@ -54,7 +54,7 @@ func defaultSidecar(sc *Sidecar) {
 	}
 	if sc.IfAbsent == "" {
 		sc.IfAbsent = IfAbsentSkip
-		if p.Annotates {
+		if p.Annotates() {
 			sc.IfAbsent = IfAbsentAnnotate
 		}
 	}

@@ -89,7 +89,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	}
 	if ok {
 		oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
-		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates {
+		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates() {
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}

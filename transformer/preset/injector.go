@@ -17,7 +17,26 @@ type Injector struct {
 	OptOuts []Switch
 	// Native is the injector's per-workload native sidecar switch.
 	Native NativeSwitch
+	// Dialect names the annotations the function writes for the injector;
+	// empty when it writes none.
+	Dialect Dialect
 }
+
+// Dialect names the pod template annotations with which the function asks
+// an injector to order the sidecar it adds at admission; package annotate
+// writes each dialect.
+type Dialect string
+
+// Dialects.
+const (
+	// LinkerdDialect is Linkerd's proxy-await, wait-before-exit and native
+	// sidecar annotations.
+	LinkerdDialect Dialect = "linkerd"
+	// IstioDialect is Istio's ProxyConfig (holdApplicationUntilProxyStarts,
+	// terminationDrainDuration), its native sidecar annotation and its
+	// status annotation.
+	IstioDialect Dialect = "istio"
+)
 
 // Pod is what a preset reads of a workload.
 type Pod interface {

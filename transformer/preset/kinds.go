@@ -24,9 +24,9 @@ func all() []Preset {
 				OptOuts:  []Switch{{Key: LinkerdProxyAwait, Value: "disabled"}},
 				// The alpha key is the one the function itself writes, so it
 				// is not read as an opt-out.
-				Native: NativeSwitch{Keys: []string{LinkerdNativeSidecarGA, LinkerdNativeSidecarBeta}, Boolean: true},
+				Native:  NativeSwitch{Keys: []string{LinkerdNativeSidecarGA, LinkerdNativeSidecarBeta}, Boolean: true},
+				Dialect: LinkerdDialect,
 			},
-			Annotates: true,
 		},
 		{
 			Name:             Istio,
@@ -41,9 +41,9 @@ func all() []Preset {
 				Disabled: []Switch{{Label: true, Key: IstioInject, Value: "false"}, {Key: IstioInject, Value: "false"}},
 				OptOuts:  []Switch{{Key: IstioProxyConfig, Field: IstioHold, Value: "false"}},
 				// Istio's injector template compares the value with "false".
-				Native: NativeSwitch{Keys: []string{IstioNativeSidecar}},
+				Native:  NativeSwitch{Keys: []string{IstioNativeSidecar}},
+				Dialect: IstioDialect,
 			},
-			Annotates: true,
 		},
 		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
 		// each container's own settings by package cloudsql; these are

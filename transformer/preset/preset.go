@@ -48,8 +48,6 @@ type Preset struct {
 	// Injector is the admission webhook that adds the sidecar to pods; nil
 	// when none does.
 	Injector *Injector
-	// Annotates reports whether the mesh injects at admission and reads annotations.
-	Annotates bool
 }
 
 // AnnotatedArg is an argument of a command whose value a pod annotation sets.
@@ -58,6 +56,12 @@ type AnnotatedArg struct {
 	Annotation string
 	// Prefix starts the argument; the value follows it.
 	Prefix string
+}
+
+// Annotates reports whether an injector adds the sidecar at admission and
+// reads annotations the function writes (ifAbsent: annotate).
+func (p Preset) Annotates() bool {
+	return p.Injector != nil && p.Injector.Dialect != ""
 }
 
 // NativePreStopFor returns the preStop exec the injector gives the native
