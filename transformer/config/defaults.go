@@ -58,7 +58,7 @@ func defaultSidecar(sc *Sidecar) {
 			sc.IfAbsent = IfAbsentAnnotate
 		}
 	}
-	if p.Name == preset.CloudSQLProxy {
+	if p.Edits == preset.CloudSQLProxyEdits {
 		if sc.CloudSQLProxy == nil {
 			sc.CloudSQLProxy = &CloudSQLProxy{}
 		}

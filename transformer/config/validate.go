@@ -94,7 +94,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 		}
 	}
 	if sc.CloudSQLProxy != nil {
-		if ok && p.Name != preset.CloudSQLProxy {
+		if ok && p.Edits != preset.CloudSQLProxyEdits {
 			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s", p.Name))
 		} else {
 			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)

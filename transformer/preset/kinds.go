@@ -53,6 +53,7 @@ func all() []Preset {
 			Container:    "cloud-sql-proxy",
 			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
 			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
+			Edits:        CloudSQLProxyEdits,
 		},
 		{Name: None, SleepCommand: DefaultSleepCommand},
 	}
