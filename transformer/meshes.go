@@ -8,7 +8,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
@@ -17,7 +16,7 @@ import (
 // pod, or would have been annotated for: the workload counts as skipped.
 func optedOutHere(spec *yaml.RNode, p plan) bool {
 	for _, sc := range p.optedOut {
-		if present(spec, sc.Name) || (sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates && !sc.notInjected) {
+		if present(spec, sc.Name) || (sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates() && !sc.notInjected) {
 			return true
 		}
 	}
@@ -39,23 +38,11 @@ func warnNativeOptOut(w *workload.Workload, spec *yaml.RNode, p plan, log *repor
 		if podspec.Find(spec, podspec.InitContainers, sc.Name) == nil {
 			continue
 		}
-		for _, key := range nativeSwitches[sc.preset.Name] {
-			if v, ok := w.Annotation(key); ok {
-				if switchOff(sc.preset.Name, v) {
-					log.Warn("%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
-						sc.Name, key, v, sc.Name)
-				}
-				break
-			}
+		if key, v, off := sc.preset.NativeSwitch(w); off {
+			log.Warn("%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
+				sc.Name, key, v, sc.Name)
 		}
 	}
-}
-
-// nativeSwitches are the meshes' per-workload native sidecar switches that
-// the function honours as opt-outs, in the order the mesh reads them.
-var nativeSwitches = map[string][]string{
-	preset.Istio:   {annotate.IstioNativeSidecar},
-	preset.Linkerd: {annotate.LinkerdNativeSidecarGA, annotate.LinkerdNativeSidecarBeta},
 }
 
 // noApplication reports whether every container of spec.containers is a
@@ -110,12 +97,14 @@ func inPodMeta(w *workload.Workload, spec *yaml.RNode, found []sidecarPlan, p pl
 	var meshes []annotate.Mesh
 	var status []kio.Filter
 	for _, sc := range found {
-		if !sc.preset.Annotates {
+		if !sc.preset.Annotates() {
 			continue
 		}
 		meshes = append(meshes, annotate.Mesh{Preset: sc.preset.Name, Native: native, WaitBeforeExit: exitDelaySet(spec, sc, native), InPod: true})
-		if sc.preset.Name == preset.Istio && native && podspec.Find(spec, podspec.InitContainers, sc.Name) != nil {
-			status = append(status, annotate.IstioNativeStatus{Proxy: sc.Name, Log: log})
+		if native && podspec.Find(spec, podspec.InitContainers, sc.Name) != nil {
+			if f, ok := annotate.NativeStatus(sc.preset.Name, sc.Name, log); ok {
+				status = append(status, f)
+			}
 		}
 	}
 	if len(meshes) == 0 {

@@ -62,7 +62,7 @@ func cloudSQL(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, na
 	var filters []kio.Filter
 	for i := range sidecars {
 		sc := &sidecars[i]
-		if sc.preset.Name != preset.CloudSQLProxy {
+		if sc.preset.Edits != preset.CloudSQLProxyEdits {
 			continue
 		}
 		s := cloudsql.Sidecar{Name: sc.Name, Native: nativeMode, StartupProbe: configProbe(sc.StartupProbe), Log: log,
@@ -103,7 +103,7 @@ func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, log 
 func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) {
 	for i, sc := range sidecars {
 		switch {
-		case len(sc.waitCommand) == 0 && sc.preset.Name != preset.CloudSQLProxy: // package cloudsql reports its own
+		case len(sc.waitCommand) == 0 && sc.preset.Edits != preset.CloudSQLProxyEdits: // package cloudsql reports its own
 			log.Warn("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
 		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
 			log.Warn("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)

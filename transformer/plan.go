@@ -3,13 +3,11 @@ package transformer
 import (
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
@@ -90,13 +88,10 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, []error) {
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
-			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStop, autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: notInjected(w, pr.Name)}
-		if optedOut(w, pr.Name, p.mode) {
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
+		if pr.OptedOut(w, p.mode == config.ModeNative) {
 			p.optedOut = append(p.optedOut, sp)
 			continue
-		}
-		if port, ok := w.Annotation(istioStatusPort); ok && pr.Name == preset.Istio {
-			sp.nativePreStop = preset.IstioDrain(port)
 		}
 		if sc.WaitForReady != nil {
 			sp.waitCommand = sc.WaitForReady.Command
@@ -121,67 +116,6 @@ func delayAnnotation(w *workload.Workload, key string, margin time.Duration) (ti
 		return 0, false, fmt.Errorf("%s: %v", annotationPath(meta, key), err)
 	}
 	return d, true, nil
-}
-
-// istioStatusPort is Istio's pod annotation for its agent's port, which the
-// native proxy's drain request goes to.
-const istioStatusPort = "status.sidecar.istio.io/port"
-
-// optedOut reports whether the workload uses its mesh's own switch to turn
-// ordering off: Linkerd's proxy-await "disabled", or Istio's ProxyConfig
-// holdApplicationUntilProxyStarts: false; in native mode also the mesh's
-// switch that turns native sidecars off: Istio's sidecar.istio.io/nativeSidecar
-// "false", Linkerd's config.linkerd.io/ or config.beta.linkerd.io/
-// proxy-enable-native-sidecar "false" (the alpha key is the one the
-// function itself writes, so it is not an opt-out).
-func optedOut(w *workload.Workload, presetName string, mode config.Mode) bool {
-	switch presetName {
-	case preset.Linkerd:
-		await, _ := w.Annotation(annotate.LinkerdProxyAwait)
-		if await == "disabled" {
-			return true
-		}
-	case preset.Istio:
-		cfg, _ := w.Annotation(annotate.IstioProxyConfig)
-		if hold, ok := annotate.ProxyConfigValue(cfg, "holdApplicationUntilProxyStarts"); ok && hold == "false" {
-			return true
-		}
-	}
-	for _, key := range nativeSwitches[presetName] {
-		if v, ok := w.Annotation(key); ok { // the mesh reads the first present, in this order
-			return mode == config.ModeNative && switchOff(presetName, v)
-		}
-	}
-	return false
-}
-
-// switchOff reports whether a mesh's native sidecar switch value turns
-// native sidecars off as the mesh reads it: Istio's template compares with
-// "false", Linkerd's injector parses a boolean.
-func switchOff(presetName, v string) bool {
-	if presetName == preset.Istio {
-		return v == "false"
-	}
-	on, err := strconv.ParseBool(v)
-	return err == nil && !on
-}
-
-// notInjected reports whether the mesh is told not to inject its proxy into
-// this workload (Linkerd's linkerd.io/inject "disabled", Istio's
-// sidecar.istio.io/inject "false" as a label or annotation), so that there is
-// nothing to annotate for. A proxy injected by hand carries the same switch
-// so the webhook leaves it alone: it is still ordered.
-func notInjected(w *workload.Workload, presetName string) bool {
-	switch presetName {
-	case preset.Linkerd:
-		inject, _ := w.Annotation("linkerd.io/inject")
-		return inject == "disabled"
-	case preset.Istio:
-		label, _ := w.TemplateLabel("sidecar.istio.io/inject")
-		inject, _ := w.Annotation("sidecar.istio.io/inject")
-		return label == "false" || inject == "false"
-	}
-	return false
 }
 
 // hasTimeout reports whether a wait command carries a timeout the function

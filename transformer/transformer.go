@@ -245,7 +245,7 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 			log.Warn("%s is an init container (native sidecar); ordered mode leaves it there", sc.Name)
 		case sc.IfAbsent == config.IfAbsentFail:
 			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail)", sc.Name)
-		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates && !sc.notInjected:
+		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates() && !sc.notInjected:
 			injected = append(injected, sc)
 		}
 	}

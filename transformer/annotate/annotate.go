@@ -13,36 +13,16 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
-// The meshes' annotations.
-const (
-	// LinkerdProxyAwait makes Linkerd's injector add the linkerd-await postStart.
-	LinkerdProxyAwait = "config.linkerd.io/proxy-await"
-	// LinkerdWaitBeforeExit makes Linkerd's injector add a preStop sleep.
-	LinkerdWaitBeforeExit = "config.alpha.linkerd.io/proxy-wait-before-exit-seconds"
-	// LinkerdNativeSidecar switches Linkerd's native sidecar on ("true") or
-	// off ("false"). Every Linkerd with native sidecars reads this key (2.15
-	// and later; since 2.19 with less precedence than the keys below).
-	LinkerdNativeSidecar = "config.alpha.linkerd.io/proxy-enable-native-sidecar"
-	// LinkerdNativeSidecarBeta is the same switch as Linkerd 2.19 and later read it.
-	LinkerdNativeSidecarBeta = "config.beta.linkerd.io/proxy-enable-native-sidecar"
-	// LinkerdNativeSidecarGA is the same switch as Linkerd 2.20 (edge-26.5.2)
-	// and later read it first; those turn native sidecars on by default.
-	LinkerdNativeSidecarGA = "config.linkerd.io/proxy-enable-native-sidecar"
-	// IstioProxyConfig is Istio's per-pod ProxyConfig, as YAML or JSON.
-	IstioProxyConfig = "proxy.istio.io/config"
-	// IstioNativeSidecar makes Istio's injector add the proxy as a native sidecar.
-	IstioNativeSidecar = "sidecar.istio.io/nativeSidecar"
-	// istioHold is the ProxyConfig key that holds the app until the proxy is ready.
-	istioHold = "holdApplicationUntilProxyStarts"
-	// istioDrain is the ProxyConfig key for how long the proxy drains on shutdown.
-	istioDrain = "terminationDrainDuration"
-)
+// istioDrain is the ProxyConfig key for how long the proxy drains on shutdown.
+const istioDrain = "terminationDrainDuration"
 
 // Mesh is one absent sidecar whose mesh reads annotations.
 type Mesh struct {
-	// Preset is linkerd or istio.
+	// Preset names the sidecar's preset, whose injector's dialect says
+	// which annotations to set.
 	Preset string
 	// Native asks the mesh for a native sidecar.
 	Native bool
@@ -71,14 +51,11 @@ func (f Filter) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 
 func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	for _, m := range f.Meshes {
-		var err error
-		switch m.Preset {
-		case preset.Linkerd:
-			err = f.linkerd(meta, m)
-		case preset.Istio:
-			err = f.istio(meta, m)
+		d, ok := dialectOf(m.Preset)
+		if !ok {
+			continue
 		}
-		if err != nil {
+		if err := d.set(f, meta, m); err != nil {
 			return nil, err
 		}
 	}
@@ -93,31 +70,31 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 	if m.InPod {
 		return f.linkerdInPod(meta, m)
 	}
-	if err := f.set(meta, LinkerdProxyAwait, "enabled", ""); err != nil {
+	if err := f.set(meta, preset.LinkerdProxyAwait, "enabled", ""); err != nil {
 		return err
 	}
 	if m.Native {
-		if err := f.set(meta, LinkerdNativeSidecar, "true", LinkerdProxyAwait); err != nil {
+		if err := f.set(meta, preset.LinkerdNativeSidecar, "true", preset.LinkerdProxyAwait); err != nil {
 			return err
 		}
 		// Linkerd before 2.20 refuses to inject a native sidecar with an
 		// exit delay, and kubelet stops native sidecars last anyway.
-		return f.remove(meta, LinkerdWaitBeforeExit, "a native sidecar needs no exit delay")
+		return f.remove(meta, preset.LinkerdWaitBeforeExit, "a native sidecar needs no exit delay")
 	}
-	after := LinkerdProxyAwait
+	after := preset.LinkerdProxyAwait
 	if m.WaitBeforeExit > 0 {
-		if err := f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), LinkerdProxyAwait); err != nil {
+		if err := f.set(meta, preset.LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), preset.LinkerdProxyAwait); err != nil {
 			return err
 		}
-		after = LinkerdWaitBeforeExit
+		after = preset.LinkerdWaitBeforeExit
 	}
-	if err := f.set(meta, LinkerdNativeSidecar, "false", after); err != nil {
+	if err := f.set(meta, preset.LinkerdNativeSidecar, "false", after); err != nil {
 		return err
 	}
-	for _, key := range []string{LinkerdNativeSidecarGA, LinkerdNativeSidecarBeta} {
+	for _, key := range []string{preset.LinkerdNativeSidecarGA, preset.LinkerdNativeSidecarBeta} {
 		if v, ok := get(meta, key); ok && v != "false" {
 			f.Log.Warn("annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
-				key, v, LinkerdNativeSidecar)
+				key, v, preset.LinkerdNativeSidecar)
 		}
 	}
 	return nil
@@ -129,22 +106,22 @@ func (f Filter) linkerdInPod(meta *yaml.RNode, m Mesh) error {
 	want := "false"
 	if m.Native {
 		want = "true"
-		if err := f.remove(meta, LinkerdWaitBeforeExit, "a native sidecar needs no exit delay"); err != nil {
+		if err := f.remove(meta, preset.LinkerdWaitBeforeExit, "a native sidecar needs no exit delay"); err != nil {
 			return err
 		}
-	} else if cur, ok := get(meta, LinkerdWaitBeforeExit); ok && m.WaitBeforeExit > 0 && cur != fmt.Sprint(m.WaitBeforeExit) {
-		if err := f.set(meta, LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), ""); err != nil {
+	} else if cur, ok := get(meta, preset.LinkerdWaitBeforeExit); ok && m.WaitBeforeExit > 0 && cur != fmt.Sprint(m.WaitBeforeExit) {
+		if err := f.set(meta, preset.LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), ""); err != nil {
 			return err
 		}
 	}
-	if cur, ok := get(meta, LinkerdNativeSidecar); ok && cur != want {
-		return f.set(meta, LinkerdNativeSidecar, want, "")
+	if cur, ok := get(meta, preset.LinkerdNativeSidecar); ok && cur != want {
+		return f.set(meta, preset.LinkerdNativeSidecar, want, "")
 	}
 	return nil
 }
 
 func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
-	current, _ := get(meta, IstioProxyConfig)
+	current, _ := get(meta, preset.IstioProxyConfig)
 	if m.InPod {
 		// The exit delay the function set in ordered mode is the proxy's
 		// drain: a terminationDrainDuration present must say the same.
@@ -154,45 +131,38 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 		}
 		merged, err := MergeProxyConfig(current, [][2]any{{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)}})
 		if err != nil {
-			f.Log.Fail("annotation %s: %v", IstioProxyConfig, err)
+			f.Log.Fail("annotation %s: %v", preset.IstioProxyConfig, err)
 			return nil
 		}
-		return f.set(meta, IstioProxyConfig, merged, "")
+		return f.set(meta, preset.IstioProxyConfig, merged, "")
 	}
-	keys := [][2]any{{istioHold, true}}
+	keys := [][2]any{{preset.IstioHold, true}}
 	if m.WaitBeforeExit > 0 {
 		keys = append(keys, [2]any{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)})
 	}
 	merged, err := MergeProxyConfig(current, keys)
 	if err != nil {
-		f.Log.Fail("annotation %s: %v", IstioProxyConfig, err)
+		f.Log.Fail("annotation %s: %v", preset.IstioProxyConfig, err)
 		return nil
 	}
-	if err := f.set(meta, IstioProxyConfig, merged, ""); err != nil {
+	if err := f.set(meta, preset.IstioProxyConfig, merged, ""); err != nil {
 		return err
 	}
 	if m.Native {
-		return f.set(meta, IstioNativeSidecar, "true", IstioProxyConfig)
+		return f.set(meta, preset.IstioNativeSidecar, "true", preset.IstioProxyConfig)
 	}
 	// Ordered mode takes the native switch back out (native mode wrote it);
 	// it writes no "false", which is Istio's own opt-out that native mode
 	// honours.
-	if v, _ := get(meta, IstioNativeSidecar); v == "true" {
-		return f.remove(meta, IstioNativeSidecar, "ordered mode")
+	if v, _ := get(meta, preset.IstioNativeSidecar); v == "true" {
+		return f.remove(meta, preset.IstioNativeSidecar, "ordered mode")
 	}
 	return nil
 }
 
 // ProxyConfigValue returns a top-level key of Istio's ProxyConfig annotation value.
 func ProxyConfigValue(value, key string) (string, bool) {
-	rn, err := yaml.Parse(value)
-	if err != nil || rn.YNode().Kind != yaml.MappingNode {
-		return "", false
-	}
-	if f := rn.Field(key); f != nil {
-		return yaml.GetValue(f.Value), true
-	}
-	return "", false
+	return yamlnode.MappingValue(value, key)
 }
 
 // MergeProxyConfig sets keys in a ProxyConfig given as JSON or YAML, keeping

@@ -54,11 +54,11 @@ func defaultSidecar(sc *Sidecar) {
 	}
 	if sc.IfAbsent == "" {
 		sc.IfAbsent = IfAbsentSkip
-		if p.Annotates {
+		if p.Annotates() {
 			sc.IfAbsent = IfAbsentAnnotate
 		}
 	}
-	if p.Name == preset.CloudSQLProxy {
+	if p.Edits == preset.CloudSQLProxyEdits {
 		if sc.CloudSQLProxy == nil {
 			sc.CloudSQLProxy = &CloudSQLProxy{}
 		}

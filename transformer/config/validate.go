@@ -89,12 +89,12 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	}
 	if ok {
 		oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
-		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates {
+		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates() {
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}
 	if sc.CloudSQLProxy != nil {
-		if ok && p.Name != preset.CloudSQLProxy {
+		if ok && p.Edits != preset.CloudSQLProxyEdits {
 			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s", p.Name))
 		} else {
 			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)

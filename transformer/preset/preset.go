@@ -1,13 +1,16 @@
-// Package preset holds what the function knows of each mesh's sidecar: its
-// container, its wait command, its native startup probe, how it sleeps and the
-// mesh's own annotations. The values follow the meshes' own injectors.
+// Package preset holds what the function knows of each sidecar kind: its
+// container, its wait command, its native startup probe, how it sleeps, and
+// how the injector that adds it at admission is switched and annotated. The
+// engine asks a Preset; it never compares preset names. The values follow
+// the vendors' own injectors and images.
 package preset
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // Preset names.
@@ -22,11 +25,11 @@ const (
 	None = "none"
 )
 
-// Preset is what the function knows of one sidecar.
+// Preset is what the function knows of one sidecar kind.
 type Preset struct {
 	// Name is the preset's name.
 	Name string
-	// Container is the sidecar's usual container name.
+	// Container is the sidecar's usual container name; empty for none.
 	Container string
 	// WaitCommand blocks until the sidecar is ready; nil when unknown.
 	WaitCommand []string
@@ -37,93 +40,94 @@ type Preset struct {
 	// NativePreStop is the preStop exec the mesh's injector gives its native
 	// sidecar; nil when it writes none.
 	NativePreStop []string
+	// NativePreStopArg is the argument of NativePreStop that a pod
+	// annotation sets; nil when none does.
+	NativePreStopArg *AnnotatedArg
 	// InitContainers are the mesh's own init containers that must run before it.
 	InitContainers []string
-	// Annotates reports whether the mesh injects at admission and reads annotations.
-	Annotates bool
+	// Edits names the sidecar's own edits, which fit its wait command and
+	// probe to the container's settings; empty when it has none.
+	Edits Edits
+	// Injector is the admission webhook that adds the sidecar to pods; nil
+	// when none does.
+	Injector *Injector
 }
 
-// IstioStatusPort is the default port of Istio's agent, which its drain
-// request goes to; the pod annotation status.sidecar.istio.io/port changes it.
-const IstioStatusPort = "15020"
+// Edits names a package of edits of one sidecar kind's own, and the
+// settings block of the config they read.
+type Edits string
 
-// IstioDrain is the preStop Istio's injector writes on a native istio-proxy:
-// it starts Envoy's drain when the pod starts shutting down; kubelet sends
-// SIGTERM once the application containers have exited.
-func IstioDrain(statusPort string) []string {
-	return []string{"pilot-agent", "request", "--debug-port=" + statusPort, "POST", "drain"}
+// CloudSQLProxyEdits are package cloudsql's: the wait command and probe
+// fitted to the proxy's flags and environment, and its health endpoints
+// switched on (the config's cloudSQLProxy block).
+const CloudSQLProxyEdits Edits = "cloud-sql-proxy"
+
+// AnnotatedArg is an argument of a command whose value a pod annotation sets.
+type AnnotatedArg struct {
+	// Annotation holds the value.
+	Annotation string
+	// Prefix starts the argument; the value follows it.
+	Prefix string
+}
+
+// Annotates reports whether an injector adds the sidecar at admission and
+// reads annotations the function writes (ifAbsent: annotate).
+func (p Preset) Annotates() bool {
+	return p.Injector != nil && p.Injector.Dialect != ""
+}
+
+// NativePreStopFor returns the preStop exec the injector gives the native
+// sidecar in this pod; nil when it writes none.
+func (p Preset) NativePreStopFor(pod Pod) []string {
+	if p.NativePreStopArg == nil {
+		return p.NativePreStop
+	}
+	v, ok := pod.Annotation(p.NativePreStopArg.Annotation)
+	if !ok {
+		return p.NativePreStop
+	}
+	cmd := slices.Clone(p.NativePreStop)
+	for i, arg := range cmd {
+		if strings.HasPrefix(arg, p.NativePreStopArg.Prefix) {
+			cmd[i] = p.NativePreStopArg.Prefix + v
+		}
+	}
+	return cmd
 }
 
 // DefaultSleepCommand is the sleep used below Kubernetes 1.30 unless a preset says otherwise.
 var DefaultSleepCommand = []string{"/bin/sleep"}
 
-func httpProbe(path string, port int, period, timeout, failures int32) *corev1.Probe {
-	return &corev1.Probe{
-		ProbeHandler: corev1.ProbeHandler{
-			HTTPGet: &corev1.HTTPGetAction{Path: path, Port: intstr.FromInt32(int32(port))},
-		},
-		PeriodSeconds:    period,
-		TimeoutSeconds:   timeout,
-		FailureThreshold: failures,
-	}
-}
-
-// all returns the presets by name; a function so that callers cannot share mutable values.
-func all() map[string]Preset {
-	return map[string]Preset{
-		Linkerd: {
-			Name:           Linkerd,
-			Container:      "linkerd-proxy",
-			WaitCommand:    []string{"/usr/lib/linkerd/linkerd-await", "--timeout=2m", "--port=4191"},
-			StartupProbe:   httpProbe("/ready", 4191, 1, 0, 120),
-			SleepCommand:   DefaultSleepCommand,
-			InitContainers: []string{"linkerd-init", "linkerd-network-validator"},
-			Annotates:      true,
-		},
-		Istio: {
-			Name:           Istio,
-			Container:      "istio-proxy",
-			WaitCommand:    []string{"pilot-agent", "wait"},
-			StartupProbe:   httpProbe("/healthz/ready", 15021, 1, 3, 600),
-			NativePreStop:  IstioDrain(IstioStatusPort),
-			SleepCommand:   DefaultSleepCommand,
-			InitContainers: []string{"istio-init", "istio-validation"},
-			Annotates:      true,
-		},
-		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
-		// each container's own settings by package cloudsql; these are
-		// the defaults (port 9090, the operator's probe timings).
-		CloudSQLProxy: {
-			Name:         CloudSQLProxy,
-			Container:    "cloud-sql-proxy",
-			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
-			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
-		},
-		None: {Name: None, SleepCommand: DefaultSleepCommand},
-	}
-}
-
 // Lookup returns the named preset.
 func Lookup(name string) (Preset, bool) {
-	p, ok := all()[name]
-	return p, ok
+	for _, p := range all() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Preset{}, false
 }
 
 // Names lists the preset names, sorted.
 func Names() []string {
 	var names []string
-	for n := range all() {
-		names = append(names, n)
+	for _, p := range all() {
+		names = append(names, p.Name)
 	}
 	sort.Strings(names)
 	return names
 }
 
-// Meshes lists the presets an empty config applies, in start order: the mesh
-// proxies first, then the Cloud SQL Auth Proxy, which needs the mesh's network.
+// Meshes lists the presets an empty config applies, in start order: every
+// preset with a container of its own.
 func Meshes() []Preset {
-	m := all()
-	return []Preset{m[Linkerd], m[Istio], m[CloudSQLProxy]}
+	var meshes []Preset
+	for _, p := range all() {
+		if p.Container != "" {
+			meshes = append(meshes, p)
+		}
+	}
+	return meshes
 }
 
 // MeshInitContainers lists every mesh's own init containers.

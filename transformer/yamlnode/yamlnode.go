@@ -1,4 +1,4 @@
-// Package yamlnode holds small kyaml node edits shared by the filters.
+// Package yamlnode holds small kyaml node reads and edits shared by the filters.
 package yamlnode
 
 import "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -31,4 +31,17 @@ func EnsureMapBefore(m *yaml.RNode, field, before string) (*yaml.RNode, error) {
 	}
 	n := yaml.NewMapRNode(nil)
 	return n, InsertBefore(m, field, n, before)
+}
+
+// MappingValue returns the value of a top-level key of a mapping written as
+// YAML or JSON text, such as an annotation's value.
+func MappingValue(text, key string) (string, bool) {
+	rn, err := yaml.Parse(text)
+	if err != nil || rn.YNode().Kind != yaml.MappingNode {
+		return "", false
+	}
+	if f := rn.Field(key); f != nil {
+		return yaml.GetValue(f.Value), true
+	}
+	return "", false
 }

@@ -1,0 +1,143 @@
+package preset
+
+import (
+	"strconv"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
+)
+
+// Injector is the admission webhook that adds a sidecar to pods, as the
+// workload's labels and annotations switch it.
+type Injector struct {
+	// Disabled are the switches with which the injector leaves the pod
+	// alone; any one of them is enough.
+	Disabled []Switch
+	// OptOuts are the workload's switches that turn the sidecar's ordering
+	// off; any one of them is enough.
+	OptOuts []Switch
+	// Native is the injector's per-workload native sidecar switch.
+	Native NativeSwitch
+	// Dialect names the annotations the function writes for the injector;
+	// empty when it writes none.
+	Dialect Dialect
+}
+
+// Dialect names the pod template annotations with which the function asks
+// an injector to order the sidecar it adds at admission; package annotate
+// writes each dialect.
+type Dialect string
+
+// Dialects.
+const (
+	// LinkerdDialect is Linkerd's proxy-await, wait-before-exit and native
+	// sidecar annotations.
+	LinkerdDialect Dialect = "linkerd"
+	// IstioDialect is Istio's ProxyConfig (holdApplicationUntilProxyStarts,
+	// terminationDrainDuration), its native sidecar annotation and its
+	// status annotation.
+	IstioDialect Dialect = "istio"
+)
+
+// Pod is what a preset reads of a workload.
+type Pod interface {
+	// Annotation returns an annotation of the pod template or, when it is
+	// not there, of the workload's own metadata.
+	Annotation(key string) (string, bool)
+	// TemplateLabel returns a label of the pod template.
+	TemplateLabel(key string) (string, bool)
+}
+
+// Switch is one setting of an injector on a workload: an annotation or a
+// pod template label with a value, or a key of an annotation whose value is
+// a YAML or JSON mapping (Istio's ProxyConfig).
+type Switch struct {
+	// Label reads the pod template label Key instead of an annotation.
+	Label bool
+	// Key is the annotation's or label's key.
+	Key string
+	// Field, when set, is the top-level key of the annotation's value,
+	// read as YAML or JSON, that holds the value.
+	Field string
+	// Value is the value that sets the switch.
+	Value string
+}
+
+// set reports whether the pod has the switch set.
+func (s Switch) set(pod Pod) bool {
+	read := pod.Annotation
+	if s.Label {
+		read = pod.TemplateLabel
+	}
+	v, ok := read(s.Key)
+	if ok && s.Field != "" {
+		v, ok = yamlnode.MappingValue(v, s.Field)
+	}
+	return ok && v == s.Value
+}
+
+// anySet reports whether the pod has any of the switches set.
+func anySet(pod Pod, switches []Switch) bool {
+	for _, s := range switches {
+		if s.set(pod) {
+			return true
+		}
+	}
+	return false
+}
+
+// NativeSwitch is an injector's per-workload switch between a native
+// sidecar and a regular container.
+type NativeSwitch struct {
+	// Keys are its annotations, in the order the injector reads them: the
+	// first one present decides.
+	Keys []string
+	// Boolean says the injector parses the value as a boolean, so that "0"
+	// or "False" is off too; otherwise only "false" is off.
+	Boolean bool
+}
+
+// off reports whether a value of the switch turns native sidecars off.
+func (s NativeSwitch) off(v string) bool {
+	if !s.Boolean {
+		return v == "false"
+	}
+	on, err := strconv.ParseBool(v)
+	return err == nil && !on
+}
+
+// NotInjected reports whether the workload tells the sidecar's injector
+// not to add it, so that there is nothing to annotate for. A sidecar
+// injected by hand carries the same switch so that the webhook leaves it
+// alone: it is still ordered.
+func (p Preset) NotInjected(pod Pod) bool {
+	return p.Injector != nil && anySet(pod, p.Injector.Disabled)
+}
+
+// OptedOut reports whether the workload uses the injector's own switch to
+// turn the sidecar's ordering off, or, in native mode, its native sidecar
+// switch to turn native sidecars off.
+func (p Preset) OptedOut(pod Pod, native bool) bool {
+	if p.Injector == nil {
+		return false
+	}
+	if anySet(pod, p.Injector.OptOuts) {
+		return true
+	}
+	_, _, off := p.NativeSwitch(pod)
+	return native && off
+}
+
+// NativeSwitch returns the workload's native sidecar switch for the
+// sidecar's injector, the first of its keys present, with its value, and
+// whether that turns native sidecars off as the injector reads it.
+func (p Preset) NativeSwitch(pod Pod) (key, value string, off bool) {
+	if p.Injector == nil {
+		return "", "", false
+	}
+	for _, key := range p.Injector.Native.Keys {
+		if v, ok := pod.Annotation(key); ok {
+			return key, v, p.Injector.Native.off(v)
+		}
+	}
+	return "", "", false
+}
