@@ -1,15 +1,14 @@
-package transformer_test
+package transformer
 
 import (
 	"bytes"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
@@ -21,12 +20,12 @@ func typicalDeployment(b *testing.B) *yaml.RNode {
 	if err := corpus.Write(&list, 2); err != nil {
 		b.Fatal(err)
 	}
-	doc, err := driver.ParseResourceList(list.Bytes())
+	items, err := (&kio.ByteReader{Reader: &list, OmitReaderAnnotations: true}).Read()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range doc.Field("items").Value.YNode().Content {
-		if item := yaml.NewRNode(n); item.GetKind() == "Deployment" {
+	for _, item := range items {
+		if item.GetKind() == "Deployment" {
 			return item
 		}
 	}
@@ -47,11 +46,11 @@ func benchConfig(b *testing.B) *config.SidecarLifecycle {
 // plan, a copy of the item and the ordered-mode edits.
 func BenchmarkItem(b *testing.B) {
 	item := typicalDeployment(b)
-	tr := transformer.New(benchConfig(b))
+	tr := New(benchConfig(b))
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := tr.Item(item); r.Outcome != transformer.Ordered {
-			b.Fatalf("outcome %v, want Ordered", r.Outcome)
+		if r := tr.item(item, nil); r.outcome != outcomeOrdered {
+			b.Fatalf("outcome %v, want Ordered", r.outcome)
 		}
 	}
 }
@@ -63,7 +62,7 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr := transformer.New(benchConfig(b))
+	tr := New(benchConfig(b))
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -71,7 +70,7 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := stream.ItemText(tr.Item(item).Node); err != nil {
+		if _, err := stream.ItemText(tr.item(item, nil).Node); err != nil {
 			b.Fatal(err)
 		}
 	}

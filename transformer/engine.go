@@ -48,7 +48,7 @@ type Engine struct {
 	// failed is set once Add has met a failed item: every item is written
 	// as it came. Edit reads it from other goroutines.
 	failed  atomic.Bool
-	summary Summary
+	summary summary
 	budget  budget.Collector
 	shown   bool
 }
@@ -94,7 +94,7 @@ func (e *Engine) NoteNamespace(item *yaml.RNode) {
 // the run writes for it.
 type Edit struct {
 	input   *yaml.RNode
-	result  ItemResult
+	result  itemResult
 	fact    budget.Fact
 	written Written
 	// inFailedRun: the edit was made once the run knew an item fails.
@@ -102,7 +102,7 @@ type Edit struct {
 }
 
 // Failed reports whether the item failed.
-func (ed Edit) Failed() bool { return ed.result.Outcome == Failed }
+func (ed Edit) Failed() bool { return ed.result.outcome == outcomeFailed }
 
 // Node is the item as action mutate writes it when no other item fails:
 // edited, or the input item when nothing changed or it failed.
@@ -124,14 +124,14 @@ func (ed Edit) Errors() []string { return ed.result.Log.Errors }
 // Namespace has been noted.
 func (e *Engine) Edit(item *yaml.RNode) Edit {
 	if e.cfgErr != nil {
-		return Edit{input: item, result: ItemResult{Node: item}, written: Written{Node: item}}
+		return Edit{input: item, result: itemResult{Node: item}, written: Written{Node: item}}
 	}
 	r := e.t.item(item, e.skip)
-	factOf := r.Outcome
-	if factOf == Failed {
-		factOf = Untouched
+	factOf := r.outcome
+	if factOf == outcomeFailed {
+		factOf = outcomeUntouched
 	}
-	ed := Edit{input: item, result: r, fact: e.t.Fact(r.Node, factOf)}
+	ed := Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf)}
 	e.write(&ed)
 	return ed
 }
@@ -171,7 +171,7 @@ type Written struct {
 func (e *Engine) Add(ed Edit) (Written, error) {
 	if ed.Failed() && !e.failed.Load() {
 		e.failed.Store(true)
-		e.summary, e.budget, e.shown = Summary{}, budget.Collector{}, false
+		e.summary, e.budget, e.shown = summary{}, budget.Collector{}, false
 		return Written{}, ErrRestart
 	}
 	e.shown = e.shown || shownByOrchestrator(ed.input)
@@ -181,7 +181,7 @@ func (e *Engine) Add(ed Edit) (Written, error) {
 	if !ed.Failed() {
 		e.budget.Add(ed.fact)
 	}
-	e.summary.AddItem(ed.result)
+	e.summary.addItem(ed.result)
 	return ed.written, nil
 }
 
@@ -189,14 +189,14 @@ func (e *Engine) Add(ed Edit) (Written, error) {
 // across items, then the summary; or the config's errors.
 func (e *Engine) Close() fn.Results {
 	if e.cfgErr != nil {
-		return ConfigResults(e.cfgErr)
+		return configResults(e.cfgErr)
 	}
 	action := e.action()
 	var out fn.Results
 	if !e.failed.Load() || action == config.ActionValidate {
 		out = e.budget.Results(action)
 	}
-	return append(out, &fn.Result{Message: e.summary.Message(action), Severity: fn.Info})
+	return append(out, &fn.Result{Message: e.summary.message(action), Severity: fn.Info})
 }
 
 // Shown reports whether the orchestrator shows the results itself: kpt fn
@@ -238,7 +238,7 @@ func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 		nodes[i] = edits[i].Node()
 	}
 	if i, err := yamlshape.KeepAliases(items, nodes); err != nil {
-		edits[i].result.Outcome = Failed
+		edits[i].result.outcome = outcomeFailed
 		edits[i].result.Log.Fail("%v", err)
 	}
 	for i := range edits {

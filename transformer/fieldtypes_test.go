@@ -1,4 +1,4 @@
-package transformer_test
+package transformer
 
 import (
 	"strings"
@@ -7,7 +7,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 )
 
 // TestWrongFieldTypes: a pod spec field the function reads or writes that
@@ -65,7 +64,7 @@ func checkFails(t *testing.T, cfg, in, want string) {
 		t.Fatal(err)
 	}
 	before, _ := kio.StringAll(items)
-	out, results := transformer.New(krmtest.Config(t, cfg)).Transform(items)
+	out, results := New(krmtest.Config(t, cfg)).Transform(items)
 	var errs []string
 	for _, r := range results {
 		if r.Severity == "error" {
@@ -133,7 +132,7 @@ func TestSkipFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := transformer.New(krmtest.Config(t, cfg)).Item(items[0]); r.Outcome != transformer.Ordered {
-		t.Errorf("outcome %v, errors %q; want ordered", r.Outcome, r.Log.Errors)
+	if r := New(krmtest.Config(t, cfg)).item(items[0], nil); r.outcome != outcomeOrdered {
+		t.Errorf("outcome %v, errors %q; want ordered", r.outcome, r.Log.Errors)
 	}
 }

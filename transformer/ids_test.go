@@ -1,4 +1,4 @@
-package transformer_test
+package transformer
 
 import (
 	"strings"
@@ -8,7 +8,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -27,10 +26,10 @@ func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := transformer.New(cfg)
-	got := tr.Item(changed)
-	if got.Outcome != transformer.Ordered {
-		t.Fatalf("outcome %v, want Ordered", got.Outcome)
+	tr := New(cfg)
+	got := tr.item(changed, nil)
+	if got.outcome != outcomeOrdered {
+		t.Fatalf("outcome %v, want Ordered", got.outcome)
 	}
 	for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
 		if v, ok := got.Node.GetAnnotations()[key]; ok {
@@ -40,7 +39,7 @@ func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
 			t.Errorf("the input item lost %s: the edit must be on a copy", key)
 		}
 	}
-	kept := tr.Item(untouched)
+	kept := tr.item(untouched, nil)
 	for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
 		if kept.Node.GetAnnotations()[key] != "2" {
 			t.Errorf("unchanged item lost %s", key)
@@ -64,7 +63,7 @@ func TestDropOrchestratorIDsCannotFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := transformer.New(cfg)
+	tr := New(cfg)
 	for _, tc := range []struct {
 		name, metadata string
 		// kyamlFails: clearing an annotation of the input item fails.
@@ -87,18 +86,18 @@ func TestDropOrchestratorIDsCannotFail(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			item := krmtest.Parse(t, deployment(tc.metadata))
-			res := tr.Item(item)
+			res := tr.item(item, nil)
 			if _, err := item.Copy().Pipe(yaml.ClearAnnotation(kioutil.IdAnnotation)); (err != nil) != tc.kyamlFails {
 				t.Errorf("clearing an annotation of the input: %v; want an error: %v", err, tc.kyamlFails)
 			}
 			if tc.fails != "" {
-				if res.Outcome != transformer.Failed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0], tc.fails+":") {
-					t.Errorf("outcome %v, errors %q; want it failed at %s", res.Outcome, res.Log.Errors, tc.fails)
+				if res.outcome != outcomeFailed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0], tc.fails+":") {
+					t.Errorf("outcome %v, errors %q; want it failed at %s", res.outcome, res.Log.Errors, tc.fails)
 				}
 				return
 			}
-			if res.Outcome != transformer.Ordered {
-				t.Fatalf("outcome %v, errors %q; want Ordered", res.Outcome, res.Log.Errors)
+			if res.outcome != outcomeOrdered {
+				t.Fatalf("outcome %v, errors %q; want Ordered", res.outcome, res.Log.Errors)
 			}
 			for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
 				if _, err := res.Node.Pipe(yaml.ClearAnnotation(key)); err != nil {

@@ -110,7 +110,7 @@ func inPodMeta(w *workload.Workload, spec *yaml.RNode, found []sidecarPlan, p pl
 	if len(meshes) == 0 {
 		return nil
 	}
-	return run(append([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, status...), meta)
+	return applyFilters(append([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, status...), meta)
 }
 
 // exitDelaySet returns the exit delay the function gave the sidecar in

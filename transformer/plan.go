@@ -7,7 +7,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
@@ -129,4 +131,48 @@ func hasTimeout(cmd []string) bool {
 		}
 	}
 	return false
+}
+
+// resolveAuto sets the waitBeforeExit of each sidecar that has auto: the
+// application's longest readable preStop, or the drain delay the function
+// adds, plus budget.AutoAllowance. With nothing to read it is an error,
+// unless the value is not written: a native sidecar's exit is kubelet's.
+func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPlan, p plan) error {
+	var pod *budget.Pod
+	for i, list := range [][]sidecarPlan{found, injected} {
+		for j := range list {
+			sc := &list[j]
+			if !sc.autoExit {
+				continue
+			}
+			if pod == nil {
+				read := budget.ReadPod(spec, t.sidecarNames())
+				pod = &read
+			}
+			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))
+			margin := t.Config.Spec.TerminationGracePeriod.Margin.Value
+			switch {
+			case ok && seconds > config.Seconds(config.MaxDelay-margin):
+				return fmt.Errorf("%s: waitBeforeExit auto: %ds (the application's drain + %ds) plus spec.terminationGracePeriod.margin %s is longer than the maximum %s; give waitBeforeExit a duration",
+					sc.Name, seconds, budget.AutoAllowance, config.FormatDuration(margin), config.FormatDuration(config.MaxDelay))
+			case ok:
+				sc.waitBeforeExit = time.Duration(seconds) * time.Second
+			case i == 0 && p.mode == config.ModeNative:
+				sc.waitBeforeExit = 0
+			default:
+				return fmt.Errorf("%s: waitBeforeExit auto: %s; give waitBeforeExit a duration, in the config or with the annotation %s",
+					sc.Name, pod.NoDrain(config.Seconds(p.drainDelay)), AnnotationWaitBeforeExit)
+			}
+		}
+	}
+	return nil
+}
+
+// exitAnnotation reads the wait-before-exit annotation: a delay, or auto.
+func exitAnnotation(w *workload.Workload, margin time.Duration) (exit time.Duration, auto, ok bool, err error) {
+	if v, _, found := w.AnnotationAt(AnnotationWaitBeforeExit); found && v == config.Auto {
+		return 0, true, true, nil
+	}
+	exit, ok, err = delayAnnotation(w, AnnotationWaitBeforeExit, margin)
+	return exit, false, ok, err
 }

@@ -1,7 +1,6 @@
 package transformer
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,46 +12,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
-
-// Summary counts the outcomes of a run for the closing result.
-type Summary struct {
-	counts       [Failed + 1]int
-	annotatedToo int
-}
-
-// Add counts one outcome.
-func (s *Summary) Add(o Outcome) { s.counts[o]++ }
-
-// AddItem counts one item's outcome; a workload that was ordered or
-// converted and also got mesh annotations counts as annotated too.
-func (s *Summary) AddItem(r ItemResult) {
-	s.Add(r.Outcome)
-	if r.Annotated && r.Outcome != Annotated && r.Outcome != Failed {
-		s.annotatedToo++
-	}
-}
-
-// Message is the closing summary line.
-func (s *Summary) Message(action config.Action) string {
-	c := s.counts
-	if action == config.ActionValidate {
-		return fmt.Sprintf("validate: %s not as configured, skipped %d",
-			plural(c[Ordered]+c[Converted]+c[Annotated]+c[Adjusted], "workload"), c[Skipped])
-	}
-	msg := fmt.Sprintf("ordered %s, converted %d to native sidecars, annotated %d, skipped %d",
-		plural(c[Ordered], "workload"), c[Converted], c[Annotated]+s.annotatedToo, c[Skipped])
-	if c[Failed] > 0 {
-		msg += fmt.Sprintf("; %s failed, so nothing was changed", plural(c[Failed], "resource"))
-	}
-	return msg
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
 
 // ref returns the result's resourceRef and file for an item. The file is
 // the one the orchestrator's path annotation names (kpt), else the one
@@ -94,7 +53,7 @@ func originPath(origin string) string {
 // itemResults turns one item's log into results: an info result listing the
 // changes, one result per warning and error. In validate mode the changes are
 // errors: the workload is not as the config asks.
-func itemResults(item *yaml.RNode, r ItemResult, action config.Action) fn.Results {
+func itemResults(item *yaml.RNode, r itemResult, action config.Action) fn.Results {
 	resRef, file := ref(item)
 	var out fn.Results
 	add := func(sev fn.Severity, msg string) {
@@ -120,7 +79,7 @@ func itemResults(item *yaml.RNode, r ItemResult, action config.Action) fn.Result
 }
 
 // ConfigResults turns config errors into error results that name the field.
-func ConfigResults(err error) fn.Results {
+func configResults(err error) fn.Results {
 	var out fn.Results
 	if errs, ok := err.(config.Errors); ok {
 		for _, e := range errs {

@@ -19,39 +19,17 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
-// Outcome says what happened to one workload.
-type Outcome int
-
-// Outcomes, counted in the closing summary.
-const (
-	// Untouched is a resource the function does not handle or left as it was.
-	Untouched Outcome = iota
-	// Ordered is a workload whose sidecars were ordered in spec.containers.
-	Ordered
-	// Converted is a workload whose sidecars became native sidecars.
-	Converted
-	// Annotated is a workload that got the mesh's own annotations.
-	Annotated
-	// Adjusted is a workload whose sidecars were native sidecars already
-	// and that got other edits (their place, a probe, the grace period).
-	Adjusted
-	// Skipped is a workload left alone by an annotation or its Namespace.
-	Skipped
-	// Failed is a workload with an error result.
-	Failed
-)
-
-// ItemResult is the edit of one item: the node to write and what was done.
-type ItemResult struct {
+// itemResult is the edit of one item: the node to write and what was done.
+type itemResult struct {
 	// Node is the edited copy, or the input node when nothing changed (a
 	// copy when its comments had to be placed to read back the same).
 	Node *yaml.RNode
-	// Outcome says what was done.
-	Outcome Outcome
+	// outcome says what was done.
+	outcome outcome
 	// Log lists the changes, warnings and errors.
 	Log report.Log
-	// Annotated reports whether mesh annotations were set.
-	Annotated bool
+	// annotated reports whether mesh annotations were set.
+	annotated bool
 }
 
 // Transformer applies a loaded config to resources. It holds no state of
@@ -67,19 +45,17 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 	return &Transformer{Config: cfg}
 }
 
-// Item edits one item. It never edits the input node: changes are made on a
-// copy, which is returned only when something changed and nothing failed.
-// A duplicate key anywhere in the item is an error. A workload with
-// anchors, aliases or merge keys is read, edited and written expanded (see
-// yamlshape.Expand); one left as it was keeps them. Either is returned with
-// its comments where they read back the same (see yamlshape.Stable).
-func (t *Transformer) Item(item *yaml.RNode) ItemResult { return t.item(item, nil) }
-
-// item edits one item; workloads in the skipped Namespaces are skipped.
-func (t *Transformer) item(item *yaml.RNode, skipped map[string]bool) ItemResult {
+// item edits one item; workloads in the skipped Namespaces are skipped. It
+// never edits the input node: changes are made on a copy, which is
+// returned only when something changed and nothing failed. A duplicate key
+// anywhere in the item is an error. A workload with anchors, aliases or
+// merge keys is read, edited and written expanded (see yamlshape.Expand);
+// one left as it was keeps them. Either is returned with its comments where
+// they read back the same (see yamlshape.Stable).
+func (t *Transformer) item(item *yaml.RNode, skipped map[string]bool) itemResult {
 	work, shape, err := t.prepare(item)
 	if err != nil {
-		res := ItemResult{Node: item, Outcome: Failed}
+		res := itemResult{Node: item, outcome: outcomeFailed}
 		res.Log.Fail("%v", err)
 		return res
 	}
@@ -115,26 +91,26 @@ func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, e
 }
 
 // edited edits one item that prepare returned.
-func (t *Transformer) edited(item *yaml.RNode, skipped map[string]bool) ItemResult {
+func (t *Transformer) edited(item *yaml.RNode, skipped map[string]bool) itemResult {
 	if errs := namespaceErrors(item); len(errs) > 0 {
 		return failed(item, errs)
 	}
 	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
-		return ItemResult{Node: item}
+		return itemResult{Node: item}
 	}
 	skip, errs := checkWorkload(w, skipped[w.Namespace])
 	if len(errs) > 0 {
 		return failed(item, errs)
 	}
 	if skip {
-		return ItemResult{Node: item, Outcome: Skipped}
+		return itemResult{Node: item, outcome: outcomeSkipped}
 	}
 	p, planErrs := newPlan(w, &t.Config.Spec)
 	if len(planErrs) > 0 {
 		return failed(item, planErrs)
 	}
-	res := ItemResult{Node: item}
+	res := itemResult{Node: item}
 	copied := *w
 	copied.Node = item.Copy()
 	// The comment at the end of the item stays at its end, whatever moves.
@@ -144,22 +120,22 @@ func (t *Transformer) edited(item *yaml.RNode, skipped map[string]bool) ItemResu
 	if err != nil {
 		res.Log.Fail("%v", err)
 	}
-	res.Annotated = annotated
+	res.annotated = annotated
 	switch {
 	case res.Log.Failed():
-		res.Outcome = Failed
+		res.outcome = outcomeFailed
 	case len(res.Log.Changes) > 0:
 		dropOrchestratorIDs(copied.Node)
-		res.Node, res.Outcome = copied.Node, outcome
-	case outcome == Skipped:
-		res.Outcome = Skipped
+		res.Node, res.outcome = copied.Node, outcome
+	case outcome == outcomeSkipped:
+		res.outcome = outcomeSkipped
 	}
 	return res
 }
 
 // failed is the result of an item that fails with the errors, unchanged.
-func failed[E any](item *yaml.RNode, errs []E) ItemResult {
-	res := ItemResult{Node: item, Outcome: Failed}
+func failed[E any](item *yaml.RNode, errs []E) itemResult {
+	res := itemResult{Node: item, outcome: outcomeFailed}
 	for _, e := range errs {
 		res.Log.Fail("%v", e)
 	}
@@ -169,45 +145,45 @@ func failed[E any](item *yaml.RNode, errs []E) ItemResult {
 // edit runs the filters of the workload's mode on its pod spec, and the
 // mesh annotations for sidecars the mesh injects at admission. It reports
 // the outcome and whether mesh annotations changed.
-func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outcome, bool, error) {
+func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outcome, bool, error) {
 	spec, err := w.PodSpec()
 	if err != nil || yaml.IsMissingOrNull(spec) {
-		return Untouched, false, err // checkWorkload has checked the pod spec's shape
+		return outcomeUntouched, false, err // checkWorkload has checked the pod spec's shape
 	}
 	found, injected := t.sort(spec, p, log)
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
-		return Untouched, false, err
+		return outcomeUntouched, false, err
 	}
 	var filters []kio.Filter
-	outcome := Untouched
+	outcome := outcomeUntouched
 	switch {
 	case len(found) == 0 && len(injected) == 0 && optedOutHere(spec, p):
 		warnNativeOptOut(w, spec, p, log)
-		return Skipped, false, nil // the mesh's own opt-out
+		return outcomeSkipped, false, nil // the mesh's own opt-out
 	case len(found) > 0 && noApplication(spec, p):
-		return Skipped, false, nil // a mesh gateway: the proxy is the pod
+		return outcomeSkipped, false, nil // a mesh gateway: the proxy is the pod
 	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), Adjusted
+		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), outcomeAdjusted
 		if toConvert(spec, found) {
-			outcome = Converted
+			outcome = outcomeConverted
 		}
 	case len(found) > 0:
-		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), Ordered
+		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), outcomeOrdered
 	case len(injected) > 0:
 		// The mesh adds the proxy at admission: the app still drains and
 		// the grace period still covers the proxy's exit delay.
-		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), Annotated
+		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), outcomeAnnotated
 		warnJob(w, p, log)
 	}
 	if len(filters) > 0 {
 		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."),
 			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
 	}
-	if err := run(filters, spec); err != nil {
-		return Untouched, false, err
+	if err := applyFilters(filters, spec); err != nil {
+		return outcomeUntouched, false, err
 	}
 	if err := inPodMeta(w, spec, found, p, log); err != nil {
-		return Untouched, false, err
+		return outcomeUntouched, false, err
 	}
 	t.checkBudget(spec, found, injected, p, log)
 	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
@@ -215,19 +191,19 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (Outco
 	}
 	meta, err := w.TemplateMeta()
 	if err != nil {
-		return Untouched, false, err
+		return outcomeUntouched, false, err
 	}
 	before := len(log.Changes)
 	meshes := make([]annotate.Mesh, len(injected))
 	for i, sc := range injected {
 		meshes[i] = annotate.Mesh{Preset: sc.preset.Name, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
 	}
-	if err := run([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, meta); err != nil {
-		return Untouched, false, err
+	if err := applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, meta); err != nil {
+		return outcomeUntouched, false, err
 	}
 	annotated := len(log.Changes) > before
 	if t.Config.Spec.RolloutOnChange {
-		err = run([]kio.Filter{rolloutHash{Hash: p.hash(&t.Config.Spec), Log: log}}, meta)
+		err = applyFilters([]kio.Filter{rolloutHash{Hash: p.hash(&t.Config.Spec), Log: log}}, meta)
 	}
 	return outcome, annotated, err
 }
@@ -269,8 +245,8 @@ func longestExit(sidecars []sidecarPlan) int64 {
 	return longest
 }
 
-// run applies filters to one node; a filter's error is returned.
-func run(filters []kio.Filter, node *yaml.RNode) error {
+// applyFilters applies filters to one node; a filter's error is returned.
+func applyFilters(filters []kio.Filter, node *yaml.RNode) error {
 	for _, f := range filters {
 		if _, err := f.Filter([]*yaml.RNode{node}); err != nil {
 			return err

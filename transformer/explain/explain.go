@@ -14,7 +14,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
 // Format is how the explanation is written.
@@ -61,8 +60,7 @@ func Explain(in []byte) ([]Workload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("functionConfig: %w", err)
 	}
-	t := transformer.New(cfg)
-	e := t.Start()
+	e := transformer.New(cfg).Start()
 	var items []*yaml.RNode
 	if f := doc.Field("items"); f != nil && !f.Value.IsNil() {
 		for _, n := range f.Value.YNode().Content {
@@ -93,12 +91,10 @@ func Explain(in []byte) ([]Workload, error) {
 	}
 	out := make([]Workload, 0, len(workloads))
 	for _, w := range workloads {
-		wl, _ := workload.Find(w.node, cfg.Spec.PodSpecPaths)
-		spec, err := wl.PodSpec()
-		if err != nil || spec == nil {
+		pod, ok := e.ReadPod(w.node)
+		if !ok {
 			continue
 		}
-		pod := budget.ReadPod(spec, t.SidecarNames())
 		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Errors: w.errors})
 	}
 	return out, nil
