@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -110,16 +111,24 @@ func validate(s map[string]any, doc any, at string) error {
 			return fmt.Errorf("%s: not an object", at)
 		}
 		props, _ := s["properties"].(map[string]any)
+		required, _ := s["required"].([]any)
+		for _, k := range required {
+			if _, ok := m[k.(string)]; !ok {
+				return fmt.Errorf("%s.%s: required", at, k)
+			}
+		}
 		for k, v := range m {
 			ps, known := props[k]
 			if !known {
-				if s["additionalProperties"] == false {
-					return fmt.Errorf("%s.%s: unknown field", at, k)
-				}
-				continue
+				ps = s["additionalProperties"]
 			}
-			if err := validate(ps.(map[string]any), v, at+"."+k); err != nil {
-				return err
+			if ps == false {
+				return fmt.Errorf("%s.%s: unknown field", at, k)
+			}
+			if ps, ok := ps.(map[string]any); ok {
+				if err := validate(ps, v, at+"."+k); err != nil {
+					return err
+				}
 			}
 		}
 	case "array":
@@ -145,8 +154,19 @@ func validate(s map[string]any, doc any, at string) error {
 			return fmt.Errorf("%s: not a boolean", at)
 		}
 	case "integer":
-		if f, ok := doc.(float64); !ok || f != float64(int64(f)) || f < 0 {
-			return fmt.Errorf("%s: not a non-negative integer", at)
+		f, ok := doc.(float64)
+		if !ok || f != math.Trunc(f) {
+			return fmt.Errorf("%s: not an integer", at)
+		}
+		if lo, ok := s["minimum"].(float64); ok && f < lo {
+			return fmt.Errorf("%s: %v is below %v", at, f, lo)
+		}
+		if hi, ok := s["maximum"].(float64); ok && f > hi {
+			return fmt.Errorf("%s: %v is above %v", at, f, hi)
+		}
+	case "null":
+		if doc != nil {
+			return fmt.Errorf("%s: not null", at)
 		}
 	}
 	return nil
