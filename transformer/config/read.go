@@ -125,16 +125,24 @@ func (r *reader) read(n *yaml.Node, s *shape, v reflect.Value, path string) {
 }
 
 // readFields checks a mapping against an object's fields and decodes them.
-// Unknown fields are reported after the other problems of the mapping.
+// Missing required fields, then unknown fields, are reported after the
+// other problems of the mapping.
 func (r *reader) readFields(n *yaml.Node, s *shape, v reflect.Value, path string) {
 	var unknown []string
+	given := map[string]bool{}
 	for _, e := range r.entries(n, path) {
 		f, ok := s.byName[e.key]
 		if !ok {
 			unknown = append(unknown, e.key)
 			continue
 		}
+		given[e.key] = true
 		r.read(e.value, f.shape, v.FieldByIndex(f.index), join(path, e.key))
+	}
+	for _, f := range s.fields {
+		if f.required && !f.validated && !given[f.name] {
+			r.add(join(path, f.name), "is required")
+		}
 	}
 	if len(unknown) == 0 {
 		return

@@ -81,9 +81,11 @@ func TestReadDecodesAsJSON(t *testing.T) {
 	}
 }
 
-// TestReadMergedValues: a merged mapping is checked like the mapping's own
-// keys, with the path of the mapping that merges it.
-func TestReadMergedValues(t *testing.T) {
+// TestReadErrors: a merged mapping is checked like the mapping's own keys,
+// with the path of the mapping that merges it; a missing required field is
+// reported after the other problems of its mapping, unless Validate reports
+// it with what to give.
+func TestReadErrors(t *testing.T) {
 	head := "apiVersion: " + APIVersion + "\nkind: " + Kind + "\n"
 	for _, tc := range []struct {
 		name, text string
@@ -96,6 +98,13 @@ func TestReadMergedValues(t *testing.T) {
 				{"base", "unknown field: the fields here are apiVersion, kind, metadata, spec"}}},
 		{"not a mapping", head + "spec: {<<: [{mode: auto}, 5]}\n",
 			Errors{{"spec.<<", "expected a mapping or a list of mappings to merge, found the number 5"}}},
+		{"required fields", head + "metadata: {ownerReferences: [{kind: Deployment, name: web, uid: u, apiVersion: apps/v1}, {name: x, bogus: 1}]}\n" +
+			"spec: {sidecars: [{name: a, startupProbe: {httpGet: {port: 80, httpHeaders: [{name: X-Probe}]}}}]}\n",
+			Errors{{"metadata.ownerReferences[1].apiVersion", "is required"}, {"metadata.ownerReferences[1].kind", "is required"},
+				{"metadata.ownerReferences[1].uid", "is required"},
+				{"metadata.ownerReferences[1].bogus", "unknown field: the fields here are apiVersion, blockOwnerDeletion, controller, kind, name, uid"},
+				{"spec.sidecars[0].startupProbe.httpGet.httpHeaders[0].value", "is required"}}},
+		{"required fields that Validate reports", head + "spec: {podSpecPaths: [{group: g}], sidecars: [{name: a, startupProbe: {tcpSocket: {host: h}}}]}\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rn, err := yaml.Parse(tc.text)

@@ -73,6 +73,9 @@ type field struct {
 	// required is set when the field must be given: its JSON tag has no
 	// omitempty and it is not a pointer, which is absent when nil.
 	required bool
+	// validated is set when Validate reports the required field's absence,
+	// with what to give, rather than the reader.
+	validated bool
 	// shape is how the field's value is written.
 	shape *shape
 }
@@ -92,6 +95,15 @@ var specialShapes = map[reflect.Type]*shape{
 	reflect.TypeFor[intstr.IntOrString](): {kind: kindPort},
 	reflect.TypeFor[metav1.Time]():        {kind: kindTime},
 	reflect.TypeFor[metav1.FieldsV1]():    {kind: kindJSON},
+}
+
+// validatedPresence lists the required fields, as "Type.Field", whose
+// absence Validate reports with what to give: the reader leaves them to
+// it, so that such a field is reported once, with the other problems of its
+// entry.
+var validatedPresence = map[string]bool{
+	"PodSpecPath.Kind": true, "PodSpecPath.Path": true,
+	"HTTPGetAction.Port": true, "TCPSocketAction.Port": true, "GRPCAction.Port": true,
 }
 
 // configShape describes the SidecarLifecycle functionConfig.
@@ -169,6 +181,7 @@ func (s *shape) addFields(t reflect.Type, index []int) {
 			required: !slices.Contains(strings.Split(opts, ","), "omitempty") && f.Type.Kind() != reflect.Pointer,
 			shape:    describe(f.Type),
 		}
+		fd.validated = fd.required && validatedPresence[t.Name()+"."+f.Name]
 		s.fields = append(s.fields, fd)
 		s.byName[name] = fd
 	}
