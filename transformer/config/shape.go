@@ -109,6 +109,7 @@ var validatedPresence = map[string]bool{
 // configShape describes the SidecarLifecycle functionConfig.
 var configShape = describe(reflect.TypeFor[SidecarLifecycle]())
 
+// enumShape is the shape of a string type with the given values.
 func enumShape[T ~string](values ...T) *shape {
 	s := &shape{kind: kindEnum}
 	for _, v := range values {
