@@ -1,16 +1,11 @@
 package config
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
-	"regexp"
 	"sort"
 	"strings"
-	"unicode"
 
-	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
@@ -85,74 +80,12 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 	}
 }
 
-var goFieldPath = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.(\S+) of type (\S+)`)
-
 func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
-	if errs := checkTypes(rn.YNode(), reflect.TypeFor[SidecarLifecycle]()); len(errs) > 0 {
-		return nil, errs
-	}
-	js, err := rn.MarshalJSON()
-	if err != nil {
-		return nil, Errors{{Path: "functionConfig", Message: fmt.Sprintf("cannot be read: %v", err)}}
-	}
-	cfg := &SidecarLifecycle{}
-	strictErrs, err := sigsjson.UnmarshalStrict(js, cfg, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
-	var errs Errors
-	if err != nil {
-		errs = append(errs, typeError(err))
-	}
-	for _, se := range strictErrs {
-		var fe sigsjson.FieldError
-		if errors.As(se, &fe) {
-			msg := "unknown field"
-			if strings.HasPrefix(se.Error(), "duplicate field") {
-				msg = "duplicate field"
-			}
-			errs = append(errs, FieldError{Path: fe.FieldPath(), Message: msg})
-			continue
-		}
-		errs = append(errs, FieldError{Path: "functionConfig", Message: se.Error()})
-	}
-	if len(errs) > 0 {
+	cfg, errs := readConfig(rn.YNode())
+	if errs != nil {
 		return nil, errs
 	}
 	return cfg, nil
-}
-
-// typeError turns encoding/json's type error into a message that names the
-// field path, for what checkTypes lets through. The path has no list
-// indexes; the names of embedded Go types are left out of it.
-func typeError(err error) FieldError {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		path := te.Field
-		if m := goFieldPath.FindStringSubmatch(err.Error()); m != nil {
-			path = m[1]
-		}
-		var yamlPath []string
-		for _, name := range strings.Split(path, ".") {
-			if name != "" && !unicode.IsUpper([]rune(name)[0]) {
-				yamlPath = append(yamlPath, name)
-			}
-		}
-		return FieldError{Path: strings.Join(yamlPath, "."), Message: fmt.Sprintf("expected %s, got %s", jsonTypeName(te.Type.Kind().String()), te.Value)}
-	}
-	return FieldError{Path: "functionConfig", Message: err.Error()}
-}
-
-func jsonTypeName(goKind string) string {
-	switch goKind {
-	case "slice", "array":
-		return "a list"
-	case "struct", "map", "ptr":
-		return "a mapping"
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	default:
-		return "a number"
-	}
 }
 
 func decodeConfigMap(rn *yaml.RNode) (*SidecarLifecycle, error) {

@@ -4,27 +4,18 @@ package config
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
-
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"math"
 )
 
-// enums lists the allowed values of the config's string types.
-var enums = map[reflect.Type][]string{
-	reflect.TypeFor[Mode]():          {string(ModeOrdered), string(ModeNative), string(ModeAuto)},
-	reflect.TypeFor[Action]():        {string(ActionMutate), string(ActionValidate)},
-	reflect.TypeFor[IfAbsent]():      {string(IfAbsentAnnotate), string(IfAbsentSkip), string(IfAbsentFail)},
-	reflect.TypeFor[GracePolicy]():   {string(GraceRaise), string(GraceWarn), string(GraceKeep)},
-	reflect.TypeFor[ExistingHooks](): {string(HooksKeep), string(HooksReplace), string(HooksFail)},
-	reflect.TypeFor[HealthCheck]():   {string(HealthCheckEnable), string(HealthCheckRequire)},
-}
+// rfc3339 matches the timestamps metav1.Time reads: RFC 3339, with
+// optional fractions of a second.
+const rfc3339 = `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$`
 
 // Schema returns the JSON schema of the SidecarLifecycle functionConfig,
-// made from the Go types and their doc comments.
+// written from the description of its types that Load reads it by, with
+// the doc comments of the fields.
 func Schema() ([]byte, error) {
-	s := schemaOf(reflect.TypeFor[SidecarLifecycle](), "")
+	s := schemaOf(configShape, "")
 	s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	s["$id"] = "https://sidecar-lifecycle.dev/schemas/v1alpha1/sidecarlifecycle.json"
 	s["title"] = Kind
@@ -37,64 +28,66 @@ func Schema() ([]byte, error) {
 	return append(b, '\n'), err
 }
 
-func schemaOf(t reflect.Type, doc string) map[string]any {
-	s := map[string]any{}
+// schemaOf writes a shape as a JSON schema, described by doc.
+func schemaOf(s *shape, doc string) map[string]any {
+	out := map[string]any{}
 	if doc != "" {
-		s["description"] = doc
+		out["description"] = doc
 	}
-	switch {
-	case t == reflect.TypeFor[Duration]():
-		s["anyOf"] = []any{
+	switch s.kind {
+	case kindObject:
+		out["type"] = "object"
+		out["additionalProperties"] = false
+		props := map[string]any{}
+		var required []string
+		for _, f := range s.fields {
+			props[f.name] = schemaOf(f.shape, f.doc)
+			if f.required {
+				required = append(required, f.name)
+			}
+		}
+		out["properties"] = props
+		if len(required) > 0 {
+			out["required"] = required
+		}
+	case kindMap:
+		out["type"] = "object"
+		out["additionalProperties"] = schemaOf(s.elem, "")
+	case kindList:
+		out["type"] = "array"
+		out["items"] = schemaOf(s.elem, "")
+	case kindString:
+		out["type"] = "string"
+	case kindBool:
+		out["type"] = "boolean"
+	case kindInt:
+		for k, v := range integer(s.bits) {
+			out[k] = v
+		}
+	case kindEnum:
+		out["type"] = "string"
+		out["enum"] = s.enum
+	case kindDuration:
+		alternatives := []any{
 			map[string]any{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^[0-9]+$`},
 			map[string]any{"type": "integer", "minimum": 0},
 		}
-		return s
-	case t == reflect.TypeFor[DurationOrAuto]():
-		s["anyOf"] = append(schemaOf(reflect.TypeFor[Duration](), "")["anyOf"].([]any), map[string]any{"const": Auto})
-		return s
-	case t == reflect.TypeFor[metav1.ObjectMeta]():
-		s["type"] = "object"
-		return s
-	case t == reflect.TypeFor[corev1.Probe]():
-		s["type"] = "object"
-		s["description"] = strings.TrimSpace(doc + " A Kubernetes Probe (exec, httpGet, tcpSocket or grpc, with its timings).")
-		return s
-	}
-	if values, ok := enums[t]; ok {
-		s["type"] = "string"
-		s["enum"] = values
-		return s
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		return schemaOf(t.Elem(), doc)
-	case reflect.String:
-		s["type"] = "string"
-	case reflect.Bool:
-		s["type"] = "boolean"
-	case reflect.Slice:
-		s["type"] = "array"
-		s["items"] = schemaOf(t.Elem(), "")
-	case reflect.Struct:
-		s["type"] = "object"
-		s["additionalProperties"] = false
-		props := map[string]any{}
-		var required []string
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !f.IsExported() || name == "-" || name == "" {
-				continue
-			}
-			props[name] = schemaOf(f.Type, fieldDocs[t.Name()+"."+f.Name])
-			if !strings.Contains(opts, "omitempty") {
-				required = append(required, name)
-			}
+		if s.auto {
+			alternatives = append(alternatives, map[string]any{"const": Auto})
 		}
-		s["properties"] = props
-		if len(required) > 0 {
-			s["required"] = required
-		}
+		out["anyOf"] = alternatives
+	case kindPort:
+		out["anyOf"] = []any{integer(32), map[string]any{"type": "string"}}
+	case kindTime:
+		// metav1.Time writes its zero value as null.
+		out["anyOf"] = []any{map[string]any{"type": "string", "format": "date-time", "pattern": rfc3339}, map[string]any{"type": "null"}}
+	case kindJSON:
+		out["type"] = "object"
 	}
-	return s
+	return out
+}
+
+// integer is the schema of an integer of at most bits bits.
+func integer(bits int) map[string]any {
+	return map[string]any{"type": "integer", "minimum": int64(math.MinInt64) >> (64 - bits), "maximum": int64(math.MaxInt64) >> (64 - bits)}
 }

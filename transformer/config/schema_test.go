@@ -3,7 +3,6 @@ package config_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,73 +80,5 @@ func TestSchemaAgreesWithLoad(t *testing.T) {
 	}
 }
 
-// validate checks doc against the subset of JSON schema that Schema writes.
-func validate(s map[string]any, doc any, at string) error {
-	if c, ok := s["const"]; ok && c != doc {
-		return fmt.Errorf("%s: %v is not %v", at, doc, c)
-	}
-	if anyOf, ok := s["anyOf"].([]any); ok {
-		for _, alt := range anyOf {
-			if validate(alt.(map[string]any), doc, at) == nil {
-				return nil
-			}
-		}
-		return fmt.Errorf("%s: %v matches no alternative", at, doc)
-	}
-	if enum, ok := s["enum"].([]any); ok {
-		found := false
-		for _, e := range enum {
-			found = found || e == doc
-		}
-		if !found {
-			return fmt.Errorf("%s: %v not in %v", at, doc, enum)
-		}
-	}
-	switch s["type"] {
-	case "object":
-		m, ok := doc.(map[string]any)
-		if !ok {
-			return fmt.Errorf("%s: not an object", at)
-		}
-		props, _ := s["properties"].(map[string]any)
-		for k, v := range m {
-			ps, known := props[k]
-			if !known {
-				if s["additionalProperties"] == false {
-					return fmt.Errorf("%s.%s: unknown field", at, k)
-				}
-				continue
-			}
-			if err := validate(ps.(map[string]any), v, at+"."+k); err != nil {
-				return err
-			}
-		}
-	case "array":
-		l, ok := doc.([]any)
-		if !ok {
-			return fmt.Errorf("%s: not an array", at)
-		}
-		for i, v := range l {
-			if err := validate(s["items"].(map[string]any), v, fmt.Sprintf("%s[%d]", at, i)); err != nil {
-				return err
-			}
-		}
-	case "string":
-		str, ok := doc.(string)
-		if !ok {
-			return fmt.Errorf("%s: not a string", at)
-		}
-		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(str) {
-			return fmt.Errorf("%s: %q does not match %s", at, str, p)
-		}
-	case "boolean":
-		if _, ok := doc.(bool); !ok {
-			return fmt.Errorf("%s: not a boolean", at)
-		}
-	case "integer":
-		if f, ok := doc.(float64); !ok || f != float64(int64(f)) || f < 0 {
-			return fmt.Errorf("%s: not a non-negative integer", at)
-		}
-	}
-	return nil
-}
+// validate checks a document against the schema (see validateSchema).
+var validate = config.ValidateSchema

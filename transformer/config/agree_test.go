@@ -1,0 +1,362 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// everyField sets every field of the description once, with values Load
+// accepts; each probe handler has its own sidecar, as Validate allows one,
+// and ifAbsent is on a preset that takes each of its values.
+const everyField = `apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
+kind: SidecarLifecycle
+metadata:
+  name: every-field
+  generateName: every-
+  namespace: config
+  selfLink: /apis/x
+  uid: abc-123
+  resourceVersion: "7"
+  generation: 2
+  creationTimestamp: 2024-05-06T07:08:09Z
+  deletionTimestamp: "2024-05-07T07:08:09+02:00"
+  deletionGracePeriodSeconds: 30
+  labels: {app: web}
+  annotations: {note: x}
+  ownerReferences:
+  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: abc-456, controller: true, blockOwnerDeletion: false}
+  finalizers: [example.com/keep]
+  managedFields:
+  - {manager: kubectl, operation: Apply, apiVersion: v1, time: 2024-05-06T07:08:09Z, fieldsType: FieldsV1, fieldsV1: {f:metadata: {}}, subresource: status}
+spec:
+  kubernetesVersion: "1.31"
+  mode: auto
+  action: validate
+  targets:
+    include:
+    - {group: apps, version: v1, kind: Deployment, name: web-*, namespace: prod, labelSelector: app=web, annotationSelector: team=x}
+    exclude:
+    - {group: batch, version: v1, kind: Job, name: migrate, namespace: jobs, labelSelector: "!canary", annotationSelector: skip}
+  sidecars:
+  - name: cloud-sql-proxy
+    preset: cloud-sql-proxy
+    waitForReady: {command: [/cloud-sql-proxy, wait]}
+    startupProbe: {exec: {command: [/ready]}, initialDelaySeconds: 1, timeoutSeconds: 2, periodSeconds: 3, successThreshold: 1, failureThreshold: 4, terminationGracePeriodSeconds: 5}
+    waitBeforeExit: 10s
+    sleepCommand: [/bin/sleep]
+    cloudSQLProxy: {healthCheck: require}
+  - name: http
+    preset: linkerd
+    ifAbsent: skip
+    startupProbe: {httpGet: {path: /ready, port: 8080, host: localhost, scheme: HTTP, httpHeaders: [{name: X-Probe, value: "1"}]}}
+  - name: tcp
+    startupProbe: {tcpSocket: {port: admin, host: localhost}}
+  - name: grpc
+    startupProbe: {grpc: {port: 9090, service: health}}
+  app: {drainDelay: 5s}
+  terminationGracePeriod: {policy: warn, margin: 10s}
+  existingHooks: replace
+  rolloutOnChange: true
+  podSpecPaths:
+  - {group: example.com, version: v1, kind: Widget, path: spec/pod}
+`
+
+// site is one value of a config: its YAML path, its node, and its shape.
+type site struct {
+	path string
+	// form is the path with [] for list indexes and {} for map keys.
+	form  string
+	node  *yaml.Node
+	shape *shape
+}
+
+// sites lists the values of a config that the reader accepts, parents first.
+func sites(n *yaml.Node, s *shape, path, form string, out *[]site) {
+	*out = append(*out, site{path, form, n, s})
+	for i := 0; i+1 < len(n.Content) && n.Kind == yaml.MappingNode; i += 2 {
+		key, value := n.Content[i].Value, n.Content[i+1]
+		if s.kind == kindObject {
+			sites(value, s.byName[key].shape, join(path, key), join(form, key), out)
+		} else if s.kind == kindMap {
+			sites(value, s.elem, join(path, key), form+"{}", out)
+		}
+	}
+	if s.kind == kindList {
+		for i, entry := range n.Content {
+			sites(entry, s.elem, fmt.Sprintf("%s[%d]", path, i), form+"[]", out)
+		}
+	}
+}
+
+// forms adds the paths of the description, in the form of site.form.
+func forms(s *shape, form string, out map[string]bool) {
+	out[form] = true
+	switch s.kind {
+	case kindObject:
+		for _, f := range s.fields {
+			forms(f.shape, join(form, f.name), out)
+		}
+	case kindMap:
+		forms(s.elem, form+"{}", out)
+	case kindList:
+		forms(s.elem, form+"[]", out)
+	}
+}
+
+// wrongValues are values of each kind that the reader or Validate rejects,
+// and so must the schema.
+func wrongValues(s *shape) []string {
+	switch s.kind {
+	case kindString:
+		return []string{"[x]", "5", "{}"}
+	case kindBool:
+		return []string{`"true"`, "yes", "1"}
+	case kindInt:
+		tooLarge := "100000000000000000000"
+		if s.bits < 64 {
+			tooLarge = fmt.Sprint(int64(1) << (s.bits - 1))
+		}
+		return []string{`"1"`, "1.5", tooLarge, "[1]"}
+	case kindEnum:
+		return []string{"x", "[x]", "5"}
+	case kindDuration:
+		return []string{"soon", "-5", "1.5", "{}", "[1]"}
+	case kindPort:
+		return []string{"1.5", "2147483648", "[80]", "true"}
+	case kindTime:
+		return []string{`"x"`, `"2024-05-06"`, "5", "[x]"}
+	case kindList:
+		return []string{"x", "5", "{}"}
+	}
+	return []string{"x", "5", "[x]"} // objects, maps and JSON take a mapping
+}
+
+// rightValues are other values of each kind that Load accepts, and so must
+// the schema.
+func rightValues(s *shape) []string {
+	switch s.kind {
+	case kindEnum:
+		return s.enum
+	case kindDuration:
+		if s.auto {
+			return []string{"30", "1m30s", "auto"}
+		}
+		return []string{"30", "1m30s"}
+	case kindPort:
+		return []string{"80", "metrics"}
+	case kindTime:
+		return []string{"null", "2024-05-06", `"2024-05-06T07:08:09.5Z"`}
+	}
+	return nil
+}
+
+// verdict loads a config and checks its JSON form against the schema.
+func verdict(t *testing.T, schema map[string]any, text string) (loadErr, schemaErr error) {
+	t.Helper()
+	_, loadErr = LoadBytes([]byte(text))
+	rn, err := yaml.Parse(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	js, err := rn.MarshalJSON()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	var doc any
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return loadErr, validateSchema(schema, doc, "")
+}
+
+// loadedSchema is the schema as a JSON value.
+func loadedSchema(t *testing.T) map[string]any {
+	t.Helper()
+	raw, err := Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	return schema
+}
+
+// text writes the tree as YAML.
+func text(t *testing.T, root *yaml.Node) string {
+	t.Helper()
+	s, err := yaml.NewRNode(root).String()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestEveryFieldCoversTheDescription: everyField sets every field of the
+// description, so the tests below reach every field and every kind.
+func TestEveryFieldCoversTheDescription(t *testing.T) {
+	want := map[string]bool{}
+	forms(configShape, "", want)
+	var found []site
+	sites(yaml.MustParse(everyField).YNode(), configShape, "", "", &found)
+	got := map[string]bool{}
+	for _, s := range found {
+		got[s.form] = true
+	}
+	for form := range want {
+		if !got[form] {
+			t.Errorf("everyField does not set %s", form)
+		}
+	}
+	validated := map[*field]bool{}
+	validatedFields(configShape, validated)
+	if len(validated) != len(validatedPresence) {
+		t.Errorf("%d required fields are left to Validate, validatedPresence lists %d: an entry names no required field", len(validated), len(validatedPresence))
+	}
+}
+
+// validatedFields adds the fields whose absence Validate reports.
+func validatedFields(s *shape, out map[*field]bool) {
+	for _, f := range s.fields {
+		if f.validated {
+			out[f] = true
+		}
+		validatedFields(f.shape, out)
+	}
+	if s.elem != nil {
+		validatedFields(s.elem, out)
+	}
+}
+
+// TestLoadAndSchemaAgree: for everyField and for every value of it replaced
+// by a wrong or another right value of its kind, an unknown field added to
+// each mapping, and each required field taken out, Load and the schema give
+// the same verdict, and Load's error names the field. What the reader
+// decodes from each accepted config is what encoding/json decodes.
+func TestLoadAndSchemaAgree(t *testing.T) {
+	schema := loadedSchema(t)
+	root := yaml.MustParse(everyField).YNode()
+	if loadErr, schemaErr := verdict(t, schema, everyField); loadErr != nil || schemaErr != nil {
+		t.Fatalf("everyField: Load says %v, the schema %v", loadErr, schemaErr)
+	}
+	checkDecodesAsJSON(t, everyField)
+	var all []site
+	sites(root, configShape, "", "", &all)
+	agree := func(s site, change string, accept bool, at string) {
+		t.Helper()
+		config := text(t, root)
+		loadErr, schemaErr := verdict(t, schema, config)
+		if (loadErr == nil) != accept || (schemaErr == nil) != accept {
+			t.Errorf("%s %s: Load says %v, the schema %v", s.path, change, loadErr, schemaErr)
+			return
+		}
+		if accept {
+			checkDecodesAsJSON(t, config)
+			return
+		}
+		if at == "apiVersion" || at == "kind" {
+			at = "functionConfig" // they choose how the rest is read
+		}
+		var errs Errors
+		if !errors.As(loadErr, &errs) || !slices.ContainsFunc(errs, func(e FieldError) bool { return e.Path == at }) {
+			t.Errorf("%s %s: Load's error %q does not name %s", s.path, change, loadErr, at)
+		}
+	}
+	for _, s := range all {
+		saved := *s.node
+		for _, v := range wrongValues(s.shape) {
+			if s.path == "" {
+				break // the config is a mapping: decode says so before the reader
+			}
+			*s.node = *yaml.MustParse(v).YNode()
+			agree(s, "= "+v, false, s.path)
+		}
+		for _, v := range rightValues(s.shape) {
+			*s.node = *yaml.MustParse(v).YNode()
+			agree(s, "= "+v, true, s.path)
+		}
+		*s.node = saved
+		if s.shape.kind != kindObject {
+			continue
+		}
+		s.node.Content = append(s.node.Content, yaml.NewStringRNode("bogus").YNode(), yaml.NewScalarRNode("1").YNode())
+		agree(s, "with an unknown field", false, join(s.path, "bogus"))
+		s.node.Content = saved.Content
+		for i := 0; i+1 < len(saved.Content); i += 2 {
+			key := saved.Content[i].Value
+			// Schema and decode require apiVersion and kind at the top.
+			required := s.shape.byName[key].required || (s.path == "" && (key == "apiVersion" || key == "kind"))
+			if required || s.path == "" {
+				s.node.Content = append(append([]*yaml.Node{}, saved.Content[:i]...), saved.Content[i+2:]...)
+				agree(s, "without "+key, !required, join(s.path, key))
+				s.node.Content = saved.Content
+			}
+		}
+	}
+}
+
+// TestNullIsTheZeroValue: the reader reads null anywhere as encoding/json
+// does, as the zero value (Validate then says whether the field may be
+// empty), while the schema, as it always has, leaves null out except for
+// timestamps, whose zero value metav1.Time writes as null.
+func TestNullIsTheZeroValue(t *testing.T) {
+	schema := loadedSchema(t)
+	root := yaml.MustParse(everyField).YNode()
+	var all []site
+	sites(root, configShape, "", "", &all)
+	for _, s := range all[1:] {
+		saved := *s.node
+		*s.node = *yaml.MustParse("null").YNode()
+		config := text(t, root)
+		checkDecodesAsJSON(t, config)
+		if _, schemaErr := verdict(t, schema, config); (schemaErr == nil) != (s.shape.kind == kindTime) {
+			t.Errorf("%s: null: the schema says %v", s.path, schemaErr)
+		}
+		*s.node = saved
+	}
+}
+
+// TestLoadAndSchemaOnYAMLForms: YAML's own forms (merge keys, aliases,
+// numbers in other bases, YAML 1.1 booleans, unquoted dates) get the same
+// verdict from Load and the schema, but for the cases listed with the
+// reason they differ.
+func TestLoadAndSchemaOnYAMLForms(t *testing.T) {
+	schema := loadedSchema(t)
+	spec := "apiVersion: " + APIVersion + "\nkind: " + Kind + "\nspec:\n"
+	for _, tc := range []struct {
+		name, config string
+		load, schema bool
+	}{
+		{"merged wrong type", spec + "  <<: {mode: 3}\n", false, false},
+		{"merged unknown field", spec + "  sidecars: [&a {name: a}, {<<: *a, nmae: b}]\n", false, false},
+		{"merge, own key wins", spec + "  sidecars: [&a {name: a, waitBeforeExit: soon}, {<<: *a, name: b, waitBeforeExit: 5s}]\n", false, false},
+		{"merge, own key wins over a wrong type", spec + "  sidecars: [{<<: {name: 5}, name: b}]\n", true, true},
+		{"aliases", spec + "  targets: {include: [&s {kind: Job}, *s], exclude: [*s]}\n", true, true},
+		{"duration 1e3", spec + "  app: {drainDelay: 1e3}\n", true, true},
+		{"duration 0x1e", spec + "  app: {drainDelay: 0x1e}\n", true, true},
+		{"duration 1.5", spec + "  app: {drainDelay: 1.5}\n", false, false},
+		{"port 0x50", spec + "  sidecars: [{name: a, startupProbe: {tcpSocket: {port: 0x50}}}]\n", true, true},
+		{"quoted integer", spec + "  sidecars: [{name: a, startupProbe: {exec: {command: [x]}, periodSeconds: \"3\"}}]\n", false, false},
+		{"YAML 1.1 boolean", spec + "  rolloutOnChange: yes\n", false, false},
+		{"unquoted version", spec + "  kubernetesVersion: 1.30\n", false, false},
+		{"key by alias", spec + "  sidecars: [{&k name: a}, {*k : b}]\n", true, true},
+		// In JSON an unquoted date is a string; the reader asks for quotes
+		// rather than read 2024-05-06 as 2024-05-06T00:00:00Z.
+		{"unquoted date as a name", spec + "  sidecars: [{name: 2024-05-06}]\n", false, true},
+		// A value rule that JSON schema does not say: Validate checks it.
+		{"port number out of range", spec + "  sidecars: [{name: a, startupProbe: {tcpSocket: {port: 70000}}}]\n", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loadErr, schemaErr := verdict(t, schema, tc.config)
+			if (loadErr == nil) != tc.load || (schemaErr == nil) != tc.schema {
+				t.Errorf("Load says %v, the schema %v; want accepted %v and %v", loadErr, schemaErr, tc.load, tc.schema)
+			}
+		})
+	}
+}
