@@ -3,6 +3,8 @@ package driver_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -157,5 +159,27 @@ func TestRunPlainNamespaceSkip(t *testing.T) {
 	out, _, err := runPlain(t, "", in)
 	if err != nil || out != in {
 		t.Errorf("err %v; the skipped namespace's workload changed:\n%s", err, out)
+	}
+}
+
+// TestPlainStreamUnusableTempDir: a plain stream larger than the spools'
+// memory limit, with a temporary directory that is missing, is a one-line
+// error naming the directory, and nothing is written: the spool's write
+// errors are checked as the documents go in, not only at the end.
+func TestPlainStreamUnusableTempDir(t *testing.T) {
+	defer driver.SetSpoolLimit(4 << 10)()
+	var doc strings.Builder
+	for i := 0; doc.Len() < 64<<10; i++ {
+		fmt.Fprintf(&doc, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec:\n  containers: [{name: app}, {name: linkerd-proxy}]\n", i)
+	}
+	missing := filepath.Join(t.TempDir(), "missing")
+	t.Setenv("TMPDIR", missing)
+	var out bytes.Buffer
+	_, err := driver.PlainStream(nil, strings.NewReader(doc.String()), &out)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("temporary directory %q", missing)) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("PlainStream = %v, want one line naming %q", err, missing)
+	}
+	if out.Len() > 0 {
+		t.Errorf("%d bytes written", out.Len())
 	}
 }
