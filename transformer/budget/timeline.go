@@ -69,9 +69,13 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 	mark(0, false, "termination starts: the pod leaves the Service endpoints and the load balancers start deregistering it")
 	drain := pod.Drain()
 	var mainEnd int64
+	var unplaced []string // containers whose exit cannot be placed
 	for _, c := range pod.Containers {
 		end := c.stop(0, &tl, mark)
 		mainEnd = max(mainEnd, end)
+		if c.PreStop.Present && !c.PreStop.Known {
+			unplaced = append(unplaced, c.Name)
+		}
 		if c.Sidecar && c.PreStop.Known && drain.Container != "" && drain.Seconds > 0 && end <= drain.Seconds {
 			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s leaves at %ds, before the preStop of %s (%ds) ends", c.Name, end, drain.Container, drain.Seconds))
 			tl.Marks[len(tl.Marks)-1].Breaks = true
@@ -80,15 +84,7 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 			}
 		}
 	}
-	start := mainEnd
-	for i := len(pod.Init) - 1; i >= 0; i-- {
-		if c := pod.Init[i]; c.Native {
-			if start == mainEnd {
-				mark(start, false, "every container has exited: kubelet stops the native sidecars, the last one first")
-			}
-			start = c.stop(start, &tl, mark)
-		}
-	}
+	stopNative(pod, mainEnd, unplaced, &tl, mark)
 	for _, r := range routes {
 		switch {
 		case r.Problem != "":
@@ -113,6 +109,42 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 	mark(pod.Grace, false, "the grace period ends: SIGKILL to every container still running")
 	sort.SliceStable(tl.Marks, func(i, j int) bool { return tl.Marks[i].At < tl.Marks[j].At })
 	return tl
+}
+
+// stopNative lays out the native sidecars' shutdown: once every container
+// has exited (at mainEnd), the last one first, each after the one behind it
+// has left. Where a container's exit cannot be placed (a preStop of unknown
+// duration), the sidecars that wait for it are said to, and not placed.
+func stopNative(pod Pod, mainEnd int64, unplaced []string, tl *Timeline, mark func(int64, bool, string, ...any)) {
+	var native []Container
+	for i := len(pod.Init) - 1; i >= 0; i-- {
+		if pod.Init[i].Native {
+			native = append(native, pod.Init[i])
+		}
+	}
+	if len(native) == 0 {
+		return
+	}
+	if len(unplaced) > 0 {
+		who, has := unplaced[0], "has"
+		if len(unplaced) > 1 {
+			who, has = strings.Join(unplaced[:len(unplaced)-1], ", ")+" and "+unplaced[len(unplaced)-1], "have"
+		}
+		mark(mainEnd, false, "kubelet stops the native sidecars, the last one first, once %s %s exited, which cannot be placed", who, has)
+		return
+	}
+	mark(mainEnd, false, "every container has exited: kubelet stops the native sidecars, the last one first")
+	start, blocked := mainEnd, ""
+	for _, c := range native {
+		if blocked != "" {
+			mark(start, false, "%s (sidecar): stopped once %s has exited, which cannot be placed", c.Name, blocked)
+			continue
+		}
+		start = c.stop(start, tl, mark)
+		if c.PreStop.Present && !c.PreStop.Known {
+			blocked = c.Name
+		}
+	}
 }
 
 // stop lays out one container's preStop and SIGTERM from start, and returns
