@@ -38,7 +38,7 @@ func TestExplainFlag(t *testing.T) {
 	}{
 		{"--explain", explainInput, 0, "linkerd-proxy (sidecar): preStop ends; SIGTERM, it leaves", ""},
 		{"--explain=text", explainInput, 0, "Deployment shop/api (terminationGracePeriodSeconds 35)", ""},
-		{"--explain=markdown", explainInput, 0, "    preStop 25s :0, 25\n", ""},
+		{"--explain=markdown", explainInput, 0, "    preStop 25s :0, 25000\n", ""},
 		{"--explain=html", explainInput, 1, "", `sidecar-lifecycle: error: unknown argument "--explain=html"`},
 		{"--explain", "kind: Pod\n", 1, "", `sidecar-lifecycle: error: input is a "Pod", not a ResourceList`},
 	} {

@@ -135,8 +135,9 @@ func TestIssueCase(t *testing.T) {
 }
 
 // TestMermaid: the Markdown chart has a bar per preStop and load balancer,
-// from its start to its end, crit where the budget breaks, and the grace
-// deadline as a milestone.
+// from its start to its end in milliseconds, crit where the budget breaks,
+// and the grace deadline as a milestone (TestMermaidDrawsTheTimeline reads
+// the charts with Mermaid itself).
 func TestMermaid(t *testing.T) {
 	out := render(t, golden(t, "budget-issue-case"), explain.Markdown)
 	start := strings.Index(out, "```mermaid\n")
@@ -146,9 +147,9 @@ func TestMermaid(t *testing.T) {
 	}
 	chart := out[start : start+1+end]
 	for _, line := range []string{
-		"gantt", "dateFormat X", "axisFormat %s", "section linkerd-proxy", "preStop 30s :crit, 0, 30",
-		"section myapp", "preStop 130s :0, 130", "section Ingress shop/myapp → Service shop/myapp", "sends 300s :crit, 0, 300",
-		"grace period ends :milestone, 140, 140",
+		"gantt", "dateFormat x", "axisFormat %s", "section linkerd-proxy", "preStop 30s :crit, 0, 30000",
+		"section myapp", "preStop 130s :0, 130000", "section Ingress shop/myapp → Service shop/myapp", "sends 300s :crit, 0, 300000",
+		"grace period ends :milestone, 140000, 140000",
 	} {
 		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
 			t.Errorf("chart lacks %q:\n%s", line, chart)

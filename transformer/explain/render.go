@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 )
 
 // writeText writes each workload as a text table.
@@ -94,38 +92,6 @@ func writeMarkdown(w io.Writer, workloads []Workload) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// gantt writes the shutdown as a Mermaid gantt chart: times are seconds
-// (dateFormat X, Unix seconds from 0, shown with %s).
-func gantt(b *strings.Builder, tl budget.Timeline) {
-	b.WriteString("```mermaid\ngantt\n")
-	fmt.Fprintf(b, "    title %s: shutdown\n", task(tl.Name))
-	b.WriteString("    dateFormat X\n    axisFormat %s\n")
-	section := ""
-	for _, bar := range tl.Bars {
-		if bar.Row != section {
-			section = bar.Row
-			fmt.Fprintf(b, "    section %s\n", task(section))
-		}
-		tags := ""
-		if bar.Breaks {
-			tags = "crit, "
-		}
-		if bar.Unknown {
-			fmt.Fprintf(b, "    %s, duration unknown :milestone, %d, %d\n", bar.Label, bar.Start, bar.Start)
-			continue
-		}
-		fmt.Fprintf(b, "    %s %ds :%s%d, %d\n", bar.Label, bar.End-bar.Start, tags, bar.Start, bar.End)
-	}
-	b.WriteString("    section deadline\n")
-	fmt.Fprintf(b, "    grace period ends :milestone, %d, %d\n", tl.Grace, tl.Grace)
-	b.WriteString("```\n")
-}
-
-// task makes a name safe in a Mermaid gantt line, where ':', ';' and '#' have a meaning.
-func task(s string) string {
-	return strings.NewReplacer(":", " ", ";", ",", "#", " ", "\n", " ").Replace(s)
 }
 
 // cell makes text safe in a Markdown table cell.

@@ -1,0 +1,45 @@
+// Reads a JSON array of Mermaid gantt charts on stdin and writes, for each,
+// what Mermaid makes of it: the tasks as its parser reads them (start and
+// end in milliseconds) and the title and section names as its renderer
+// draws them. The explain tests compare that with the timelines.
+import { readFileSync } from 'node:fs';
+import { JSDOM } from 'jsdom';
+
+const dom = new JSDOM('<!DOCTYPE html><body></body>', { pretendToBeVisual: true });
+for (const name of ['window', 'document', 'navigator', 'Element', 'HTMLElement', 'SVGElement', 'DOMParser', 'MutationObserver', 'CSSStyleSheet']) {
+  if (!(name in globalThis)) globalThis[name] = name === 'window' ? dom.window : dom.window[name];
+}
+// jsdom lays nothing out: text has no size. Positions do not matter here.
+dom.window.SVGElement.prototype.getBBox = () => ({ x: 0, y: 0, width: 10, height: 10 });
+dom.window.SVGElement.prototype.getComputedTextLength = () => 10;
+
+const { default: mermaid } = await import('mermaid');
+mermaid.initialize({ startOnLoad: false, logLevel: 'fatal' });
+
+// text is a name as the renderer writes it into the SVG: Mermaid turns its
+// entity codes (#58;) into markers before parsing and into HTML entities
+// in the SVG (decodeEntities), which the browser reads.
+const decoder = dom.window.document.createElement('div');
+function text(s) {
+  decoder.innerHTML = s.replace(/ﬂ°°/g, '&#').replace(/ﬂ°/g, '&').replace(/¶ß/g, ';');
+  return decoder.textContent.trim();
+}
+
+const charts = JSON.parse(readFileSync(0, 'utf8'));
+const out = [];
+for (const [i, chart] of charts.entries()) {
+  const diagram = await mermaid.mermaidAPI.getDiagramFromText(chart);
+  const tasks = diagram.db.getTasks().map((t) => ({
+    section: text(t.section),
+    task: text(t.task),
+    start: t.startTime.getTime(),
+    end: t.endTime.getTime(),
+    milestone: Boolean(t.milestone),
+    crit: Boolean(t.crit),
+  }));
+  const { svg } = await mermaid.render(`chart${i}`, chart);
+  const drawn = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+  const texts = (selector) => [...drawn.querySelectorAll(selector)].map((e) => e.textContent.trim());
+  out.push({ title: texts('text.titleText')[0] ?? '', sections: texts('text.sectionTitle'), tasks });
+}
+process.stdout.write(JSON.stringify(out));
