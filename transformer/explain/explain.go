@@ -41,6 +41,8 @@ func ParseFormat(s string) (Format, error) {
 // Workload is the explanation of one workload.
 type Workload struct {
 	budget.Timeline
+	// Notes name the workload's names the API server would reject.
+	Notes []string
 	// Errors are the workload's error results: the function would not change it.
 	Errors []string
 }
@@ -95,7 +97,7 @@ func Explain(in []byte) ([]Workload, error) {
 		if !ok {
 			continue
 		}
-		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Errors: w.errors})
+		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(w.node, pod), Errors: w.errors})
 	}
 	return out, nil
 }

@@ -215,3 +215,40 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("default format %q, %v", f, err)
 	}
 }
+
+// TestNames: names the API server would reject are flagged, each once,
+// in both formats; valid names are not; the text has no control character
+// from the input; in Markdown, GitHub's :emoji: and $math$ are escaped too
+// (TestMarkdownReadsAsTheTimeline checks the rest with a Markdown parser).
+func TestNames(t *testing.T) {
+	rl, err := os.ReadFile("testdata/names.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := render(t, rl, explain.Text)
+	for _, note := range []string{
+		`note: the API server rejects the name "web%%x` + "`" + `y<z>|w:v_a *b* #c; &amp; $x$ ~~s~~ [l](u) \\g :smile:": a lowercase RFC 1123 subdomain`,
+		`note: the API server rejects the namespace "Shop_1": a lowercase RFC 1123 label`,
+		`note: the API server rejects the init container name "mesh|` + "`x`" + `<y>%%z:w": a lowercase RFC 1123 label`,
+		`note: the API server rejects the init container name "proxy#58;ﬂ°°58¶ß"`,
+		`note: the API server rejects the container name "app\x1b[31m red"`,
+		`note: the API server rejects the name "a-cron-job-whose-name-is-longer-than-fifty-two-characters": a CronJob's name must be no more than 52 characters`,
+	} {
+		if strings.Count(text, note) != 1 {
+			t.Errorf("%q not said once:\n%s", note, text)
+		}
+	}
+	if n := strings.Count(text, "note:"); n != 6 {
+		t.Errorf("%d notes, want 6:\n%s", n, text)
+	}
+	if strings.ContainsRune(text, '\x1b') {
+		t.Errorf("a control character reaches the text:\n%q", text)
+	}
+	md := render(t, rl, explain.Markdown)
+	if strings.Count(md, "> **Note:** the API server rejects") != 6 || !strings.Contains(md, `\:smile:`) || !strings.Contains(md, `\$x\$`) || strings.ContainsRune(md, '\x1b') {
+		t.Errorf("Markdown notes or escapes wrong:\n%s", md)
+	}
+	if out := render(t, golden(t, "budget-issue-case"), explain.Text); strings.Contains(out, "note:") {
+		t.Errorf("valid names flagged:\n%s", out)
+	}
+}

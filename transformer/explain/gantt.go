@@ -19,23 +19,23 @@ import (
 // half way, at 70 s.
 func gantt(b *strings.Builder, tl budget.Timeline) {
 	b.WriteString("```mermaid\ngantt\n")
-	fmt.Fprintf(b, "    title %s: shutdown\n", task(tl.Name))
+	fmt.Fprintf(b, "    title %s: shutdown\n", mermaidText(tl.Name))
 	b.WriteString("    dateFormat x\n    axisFormat %s\n")
 	section := ""
 	for _, bar := range tl.Bars {
 		if bar.Row != section {
 			section = bar.Row
-			fmt.Fprintf(b, "    section %s\n", task(section))
+			fmt.Fprintf(b, "    section %s\n", mermaidText(section))
 		}
 		tags := ""
 		if bar.Breaks {
 			tags = "crit, "
 		}
 		if bar.Unknown {
-			fmt.Fprintf(b, "    %s, duration unknown :%smilestone, %d, %d\n", bar.Label, tags, millis(bar.Start), millis(bar.Start))
+			fmt.Fprintf(b, "    %s, duration unknown :%smilestone, %d, %d\n", mermaidText(bar.Label), tags, millis(bar.Start), millis(bar.Start))
 			continue
 		}
-		fmt.Fprintf(b, "    %s %ds :%s%d, %d\n", bar.Label, bar.End-bar.Start, tags, millis(bar.Start), millis(bar.End))
+		fmt.Fprintf(b, "    %s %ds :%s%d, %d\n", mermaidText(bar.Label), bar.End-bar.Start, tags, millis(bar.Start), millis(bar.End))
 	}
 	b.WriteString("    section deadline\n")
 	fmt.Fprintf(b, "    grace period ends :milestone, %d, %d\n", millis(tl.Grace), millis(tl.Grace))
@@ -48,8 +48,3 @@ const maxSeconds = 8_640_000_000_000
 // millis is seconds in milliseconds, the chart's unit; a time past the
 // latest Date is drawn there (the tables show the real number).
 func millis(seconds int64) int64 { return min(seconds, maxSeconds) * 1000 }
-
-// task makes a name safe in a Mermaid gantt line, where ':', ';' and '#' have a meaning.
-func task(s string) string {
-	return strings.NewReplacer(":", " ", ";", ",", "#", " ", "\n", " ").Replace(s)
-}

@@ -7,7 +7,8 @@ import (
 	"text/tabwriter"
 )
 
-// writeText writes each workload as a text table.
+// writeText writes each workload as a text table. Text from the input has
+// its control characters escaped.
 func writeText(w io.Writer, workloads []Workload) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if len(workloads) == 0 {
@@ -17,33 +18,32 @@ func writeText(w io.Writer, workloads []Workload) error {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s (terminationGracePeriodSeconds %d)\n", wl.Name, wl.Grace)
+		fmt.Fprintf(tw, "%s (terminationGracePeriodSeconds %d)\n", plain(wl.Name), wl.Grace)
+		for _, n := range wl.Notes {
+			fmt.Fprintf(tw, "  note: %s\n", plain(n))
+		}
 		for _, e := range wl.Errors {
-			fmt.Fprintf(tw, "  error: %s (the function leaves it as it is)\n", e)
+			fmt.Fprintf(tw, "  error: %s (the function leaves it as it is)\n", plain(e))
 		}
 		fmt.Fprintln(tw, "\nstart-up order:")
 		for j, s := range wl.Startup {
-			fmt.Fprintf(tw, "  %d.\t%s\t%s\n", j+1, s.Name, s.Text)
+			fmt.Fprintf(tw, "  %d.\t%s\t%s\n", j+1, plain(s.Name), plain(s.Text))
 		}
 		fmt.Fprintln(tw, "\nshutdown:")
 		fmt.Fprintln(tw, "  t (s)\t\tevent")
 		for _, m := range wl.Marks {
-			fmt.Fprintf(tw, "  %d\t%s\t%s\n", m.At, flag(m.Breaks, "!"), m.Text)
+			fmt.Fprintf(tw, "  %d\t%s\t%s\n", m.At, flag(m.Breaks, "!"), plain(m.Text))
 		}
-		writeBreaks(tw, wl.Breaks, "  - ")
+		if len(wl.Breaks) == 0 {
+			fmt.Fprintln(tw, "\nthe termination budget holds")
+			continue
+		}
+		fmt.Fprintln(tw, "\nthe termination budget breaks:")
+		for _, b := range wl.Breaks {
+			fmt.Fprintf(tw, "  - %s\n", plain(b))
+		}
 	}
 	return tw.Flush()
-}
-
-func writeBreaks(w io.Writer, breaks []string, bullet string) {
-	if len(breaks) == 0 {
-		fmt.Fprintln(w, "\nthe termination budget holds")
-		return
-	}
-	fmt.Fprintln(w, "\nthe termination budget breaks:")
-	for _, b := range breaks {
-		fmt.Fprintf(w, "%s%s\n", bullet, b)
-	}
 }
 
 func flag(on bool, s string) string {
@@ -54,7 +54,8 @@ func flag(on bool, s string) string {
 }
 
 // writeMarkdown writes each workload as a Markdown section with a table and
-// a Mermaid gantt chart.
+// a Mermaid gantt chart. Text from the input is escaped for Markdown, and
+// for Mermaid in the chart.
 func writeMarkdown(w io.Writer, workloads []Workload) error {
 	var b strings.Builder
 	b.WriteString("# Termination budget\n")
@@ -62,18 +63,21 @@ func writeMarkdown(w io.Writer, workloads []Workload) error {
 		b.WriteString("\nNo workload in the input is handled by the function.\n")
 	}
 	for _, wl := range workloads {
-		fmt.Fprintf(&b, "\n## %s\n\n", cell(wl.Name))
+		fmt.Fprintf(&b, "\n## %s\n\n", markdownText(wl.Name))
 		fmt.Fprintf(&b, "terminationGracePeriodSeconds: %d\n", wl.Grace)
+		for _, n := range wl.Notes {
+			fmt.Fprintf(&b, "\n> **Note:** %s\n", markdownText(n))
+		}
 		for _, e := range wl.Errors {
-			fmt.Fprintf(&b, "\n> **Error:** %s (the function leaves it as it is)\n", cell(e))
+			fmt.Fprintf(&b, "\n> **Error:** %s (the function leaves it as it is)\n", markdownText(e))
 		}
 		b.WriteString("\n### Start-up order\n\n")
 		for i, s := range wl.Startup {
-			fmt.Fprintf(&b, "%d. `%s`: %s\n", i+1, s.Name, cell(s.Text))
+			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, markdownCode(s.Name), markdownText(s.Text))
 		}
 		b.WriteString("\n### Shutdown\n\n| t (s) | event |\n| ---: | --- |\n")
 		for _, m := range wl.Marks {
-			text := cell(m.Text)
+			text := markdownText(m.Text)
 			if m.Breaks {
 				text = "**" + text + "**"
 			}
@@ -87,14 +91,9 @@ func writeMarkdown(w io.Writer, workloads []Workload) error {
 		}
 		b.WriteString("\n**The termination budget breaks:**\n\n")
 		for _, br := range wl.Breaks {
-			fmt.Fprintf(&b, "- %s\n", cell(br))
+			fmt.Fprintf(&b, "- %s\n", markdownText(br))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// cell makes text safe in a Markdown table cell.
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }

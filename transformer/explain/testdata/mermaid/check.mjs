@@ -1,7 +1,10 @@
-// Reads a JSON array of Mermaid gantt charts on stdin and writes, for each,
-// what Mermaid makes of it: the tasks as its parser reads them (start and
-// end in milliseconds) and the title and section names as its renderer
-// draws them. The explain tests compare that with the timelines.
+// Reads {"charts": [...], "markdown": [...]} on stdin: Mermaid gantt charts
+// and Markdown documents. Writes what Mermaid makes of each chart (the
+// tasks as its parser reads them, start and end in milliseconds, and the
+// title and section names as its renderer draws them), and what marked, a
+// CommonMark and GitHub Flavored Markdown parser, makes of each document
+// (the text of its headings, block quotes, list items and table cells).
+// The explain tests compare both with the timelines.
 import { readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
 
@@ -13,33 +16,50 @@ for (const name of ['window', 'document', 'navigator', 'Element', 'HTMLElement',
 dom.window.SVGElement.prototype.getBBox = () => ({ x: 0, y: 0, width: 10, height: 10 });
 dom.window.SVGElement.prototype.getComputedTextLength = () => 10;
 
-const { default: mermaid } = await import('mermaid');
-mermaid.initialize({ startOnLoad: false, logLevel: 'fatal' });
-
-// text is a name as the renderer writes it into the SVG: Mermaid turns its
-// entity codes (#58;) into markers before parsing and into HTML entities
-// in the SVG (decodeEntities), which the browser reads.
+// text is a name as Mermaid's renderer writes it into the SVG: Mermaid
+// turns its entity codes (#58;) into markers before parsing, and the
+// markers into HTML entities in the SVG (decodeEntities), which the
+// browser reads.
 const decoder = dom.window.document.createElement('div');
 function text(s) {
   decoder.innerHTML = s.replace(/ﬂ°°/g, '&#').replace(/ﬂ°/g, '&').replace(/¶ß/g, ';');
   return decoder.textContent.trim();
 }
 
-const charts = JSON.parse(readFileSync(0, 'utf8'));
-const out = [];
-for (const [i, chart] of charts.entries()) {
-  const diagram = await mermaid.mermaidAPI.getDiagramFromText(chart);
-  const tasks = diagram.db.getTasks().map((t) => ({
-    section: text(t.section),
-    task: text(t.task),
-    start: t.startTime.getTime(),
-    end: t.endTime.getTime(),
-    milestone: Boolean(t.milestone),
-    crit: Boolean(t.crit),
-  }));
-  const { svg } = await mermaid.render(`chart${i}`, chart);
-  const drawn = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
-  const texts = (selector) => [...drawn.querySelectorAll(selector)].map((e) => e.textContent.trim());
-  out.push({ title: texts('text.titleText')[0] ?? '', sections: texts('text.sectionTitle'), tasks });
+async function charts(list) {
+  const { default: mermaid } = await import('mermaid');
+  mermaid.initialize({ startOnLoad: false, logLevel: 'fatal' });
+  const out = [];
+  for (const [i, chart] of list.entries()) {
+    const diagram = await mermaid.mermaidAPI.getDiagramFromText(chart);
+    const tasks = diagram.db.getTasks().map((t) => ({
+      section: text(t.section),
+      task: text(t.task),
+      start: t.startTime.getTime(),
+      end: t.endTime.getTime(),
+      milestone: Boolean(t.milestone),
+      crit: Boolean(t.crit),
+    }));
+    const { svg } = await mermaid.render(`chart${i}`, chart);
+    const drawn = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+    const texts = (selector) => [...drawn.querySelectorAll(selector)].map((e) => e.textContent.trim());
+    out.push({ title: texts('text.titleText')[0] ?? '', sections: texts('text.sectionTitle'), tasks });
+  }
+  return out;
 }
+
+async function markdown(list) {
+  const { marked } = await import('marked');
+  return list.map((md) => {
+    const html = new JSDOM(marked.parse(md, { gfm: true })).window.document;
+    const texts = (selector) => [...html.querySelectorAll(selector)].map((e) => e.textContent.trim());
+    return { headings: texts('h2'), quotes: texts('blockquote'), items: texts('li'), cells: texts('td') };
+  });
+}
+
+const input = JSON.parse(readFileSync(0, 'utf8'));
+const out = {
+  charts: await charts(input.charts ?? []),
+  markdown: await markdown(input.markdown ?? []),
+};
 process.stdout.write(JSON.stringify(out));
