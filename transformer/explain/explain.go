@@ -62,13 +62,36 @@ func Explain(in []byte) ([]Workload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("functionConfig: %w", err)
 	}
-	e := transformer.New(cfg).Start()
 	var items []*yaml.RNode
 	if f := doc.Field("items"); f != nil && !f.Value.IsNil() {
 		for _, n := range f.Value.YNode().Content {
 			items = append(items, yaml.NewRNode(n))
 		}
 	}
+	return explain(cfg, items), nil
+}
+
+// Plain reads a plain multi-document YAML stream as the function reads it
+// with --config, and returns the explanation of every workload the
+// function handles, in input order. cfgNode is the config: a
+// SidecarLifecycle or a ConfigMap node, nil for the defaults.
+func Plain(cfgNode *yaml.RNode, r io.Reader) ([]Workload, error) {
+	cfg, err := config.Load(cfgNode)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	items, err := driver.PlainItems(r)
+	if err != nil {
+		return nil, err
+	}
+	return explain(cfg, items), nil
+}
+
+// explain explains the items with the config: each workload as the
+// function writes it with action mutate, whatever another item does.
+func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
+	items = listItems(items)
+	e := transformer.New(cfg).Start()
 	for _, item := range items {
 		e.NoteNamespace(item)
 	}
@@ -80,7 +103,7 @@ func Explain(in []byte) ([]Workload, error) {
 	}
 	var workloads []written
 	for _, item := range items {
-		ed := e.Edit(item) // as action mutate writes it, whatever another item does
+		ed := e.Edit(item)
 		f := ed.Fact()
 		lb.Add(f)
 		if f.Workload != nil {
@@ -99,7 +122,7 @@ func Explain(in []byte) ([]Workload, error) {
 		}
 		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(w.node, pod), Errors: w.errors})
 	}
-	return out, nil
+	return out
 }
 
 // Run reads a ResourceList from r and writes the explanation to w.
@@ -112,6 +135,20 @@ func Run(r io.Reader, w io.Writer, format Format) error {
 	if err != nil {
 		return err
 	}
+	return write(w, workloads, format)
+}
+
+// RunPlain reads a plain multi-document YAML stream from r, with the
+// config cfgNode (nil for the defaults), and writes the explanation to w.
+func RunPlain(cfgNode *yaml.RNode, r io.Reader, w io.Writer, format Format) error {
+	workloads, err := Plain(cfgNode, r)
+	if err != nil {
+		return err
+	}
+	return write(w, workloads, format)
+}
+
+func write(w io.Writer, workloads []Workload, format Format) error {
 	if format == Markdown {
 		return writeMarkdown(w, workloads)
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/explain"
 )
@@ -250,5 +253,87 @@ func TestNames(t *testing.T) {
 	}
 	if out := render(t, golden(t, "budget-issue-case"), explain.Text); strings.Contains(out, "note:") {
 		t.Errorf("valid names flagged:\n%s", out)
+	}
+}
+
+// goldenFiles returns a golden case's items (a plain stream) and its
+// config node.
+func goldenFiles(t *testing.T, name string) ([]byte, *yaml.RNode) {
+	t.Helper()
+	dir := filepath.Join("..", "driver", "testdata", name)
+	items, err := os.ReadFile(filepath.Join(dir, "items.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg *yaml.RNode
+	if text, err := os.ReadFile(filepath.Join(dir, "config.yaml")); err == nil {
+		cfg = krmtest.Parse(t, string(text))
+	}
+	return items, cfg
+}
+
+// asList wraps a plain stream's documents into one List of the kind.
+func asList(t *testing.T, stream []byte, kind string) []byte {
+	t.Helper()
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(stream), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := krmtest.Parse(t, "apiVersion: v1\nkind: "+kind+"\nmetadata: {}\nitems: []\n")
+	seq := list.Field("items").Value.YNode()
+	for _, n := range nodes {
+		seq.Content = append(seq.Content, n.YNode())
+	}
+	seq.Style = 0
+	return []byte(list.MustString())
+}
+
+// TestInputForms: a plain stream with a config, and the same resources in
+// a List (kind List or a typed list), in a ResourceList or a plain stream,
+// are explained as the ResourceList of the resources is.
+func TestInputForms(t *testing.T) {
+	for _, name := range []string{"budget-issue-case", "budget-native-grace", "budget-lb-validate"} {
+		items, cfg := goldenFiles(t, name)
+		for _, format := range []explain.Format{explain.Text, explain.Markdown} {
+			want := render(t, golden(t, name), format)
+			plain := func(in []byte) string {
+				var out bytes.Buffer
+				if err := explain.RunPlain(cfg, bytes.NewReader(in), &out, format); err != nil {
+					t.Fatal(err)
+				}
+				return out.String()
+			}
+			forms := map[string]string{"plain stream": plain(items)}
+			for _, kind := range []string{"List", "DeploymentList"} {
+				list := asList(t, items, kind)
+				forms[kind+" in a plain stream"] = plain(list)
+				var cfgText []byte
+				if cfg != nil {
+					cfgText = []byte(cfg.MustString())
+				}
+				rl, err := krmtest.ResourceList(list, cfgText)
+				if err != nil {
+					t.Fatal(err)
+				}
+				forms[kind+" in a ResourceList"] = render(t, rl, format)
+			}
+			for form, got := range forms {
+				if got != want {
+					t.Errorf("%s, %s as a %s:\n%s\nwant:\n%s", name, format, form, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPlainErrors: a config that does not load and a document that is not
+// YAML are one-line errors.
+func TestPlainErrors(t *testing.T) {
+	bad := krmtest.Parse(t, "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec: {mode: sideways}\n")
+	if err := explain.RunPlain(bad, strings.NewReader(""), &bytes.Buffer{}, explain.Text); err == nil || !strings.HasPrefix(err.Error(), "config: spec.mode") {
+		t.Errorf("bad config: %v", err)
+	}
+	if err := explain.RunPlain(nil, strings.NewReader("kind: Pod\n---\nkind: [\n"), &bytes.Buffer{}, explain.Text); err == nil || !strings.Contains(err.Error(), "document 2 is not valid YAML") {
+		t.Errorf("bad document: %v", err)
 	}
 }
