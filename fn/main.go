@@ -42,31 +42,31 @@ func Main() int {
 
 // run handles the flags, or runs the function from stdin to stdout, and
 // returns the exit code. Every warning and error goes to stderr as one line.
-func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "--help", "-h", "help":
-			fmt.Fprint(stdout, usage)
-			return 0
-		case "--schema", "schema":
-			b, err := config.Schema()
-			if err != nil {
-				stderr.fail(err.Error())
-				return 1
-			}
-			stdout.Write(b)
-			return 0
-		case "--explain", "--explain=text", "--explain=markdown":
-			return runExplain(args[0], stdin, stdout, stderr)
-		case "--version", "version":
-			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", Version())
-			return 0
-		}
-		if isConfigFlag(args[0]) {
-			return runPlain(args, stdin, stdout, stderr)
-		}
-		stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
+func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
+	a, err := parseArgs(list)
+	if err != nil {
+		stderr.fail(err.Error())
 		return 1
+	}
+	switch {
+	case a.command == cmdHelp:
+		fmt.Fprint(stdout, usage)
+		return 0
+	case a.command == cmdSchema:
+		b, err := config.Schema()
+		if err != nil {
+			stderr.fail(err.Error())
+			return 1
+		}
+		stdout.Write(b)
+		return 0
+	case a.command == cmdVersion:
+		fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", Version())
+		return 0
+	case a.command == cmdExplain:
+		return runExplain(a, stdin, stdout, stderr)
+	case a.config != "":
+		return runPlain(list, stdin, stdout, stderr)
 	}
 	rep, err := driver.ResourceList(stdin, stdout)
 	if !rep.Shown { // kpt fn render shows them among the results

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -17,12 +16,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
-
-// isConfigFlag reports whether arg is --config or --config=FILE, which
-// starts the plain-stream mode.
-func isConfigFlag(arg string) bool {
-	return arg == "--config" || strings.HasPrefix(arg, "--config=")
-}
 
 // runPlain is `sidecar-lifecycle --config FILE [FILE|DIR ...]`: it edits a
 // plain multi-document YAML stream, read from the files or stdin, to
@@ -66,37 +59,6 @@ func runPlain(args []string, stdin io.Reader, stdout io.Writer, stderr lines) in
 		stderr.fail(err.Error())
 	}
 	return 1
-}
-
-// plainArgs splits the arguments into the config file and the inputs.
-func plainArgs(args []string) (configFile string, inputs []string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--config":
-			if i+1 == len(args) {
-				return "", nil, errors.New("--config needs a file: --config policy.yaml")
-			}
-			i++
-			a = "--config=" + args[i]
-			fallthrough
-		case strings.HasPrefix(a, "--config="):
-			if configFile != "" {
-				return "", nil, errors.New("--config is given twice: one config file per run")
-			}
-			configFile = strings.TrimPrefix(a, "--config=")
-		case a == "-":
-			return "", nil, errors.New("read stdin by naming no input file, not \"-\"")
-		case strings.HasPrefix(a, "-"):
-			return "", nil, fmt.Errorf("unknown argument %s; see --help", report.Quote(a))
-		default:
-			inputs = append(inputs, a)
-		}
-	}
-	if configFile == "" {
-		return "", nil, errors.New("--config needs a file: --config policy.yaml")
-	}
-	return configFile, inputs, nil
 }
 
 // readConfig reads the config file: one YAML document, a SidecarLifecycle

@@ -9,10 +9,15 @@ Usage:
   sidecar-lifecycle --schema > sidecarlifecycle.schema.json   # JSON schema of the config
   sidecar-lifecycle --config policy.yaml [FILE|DIR ...] > out.yaml   # a plain YAML stream
   sidecar-lifecycle --explain[=text|markdown] < resourcelist.yaml
+  sidecar-lifecycle --explain[=text|markdown] --config policy.yaml [FILE|DIR ...]
       prints each workload's start-up order and shutdown timeline (preStops,
       SIGTERM, when each sidecar leaves, when the load balancer stops sending,
       the grace deadline, what breaks the termination budget) as the function
-      writes it; markdown adds a Mermaid gantt chart (for $GITHUB_STEP_SUMMARY)
+      writes it; markdown adds a Mermaid gantt chart (for $GITHUB_STEP_SUMMARY).
+      It reads what a run reads: a ResourceList, or with --config a plain
+      stream (files, directories or stdin); Lists are read as their items.
+
+Flags come in any order; --help, --version and --schema stand alone.
 
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).

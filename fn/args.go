@@ -1,0 +1,141 @@
+package fn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// command is what a run does.
+type command int
+
+// Commands.
+const (
+	// cmdRun edits a ResourceList on stdin, or a plain stream with --config.
+	cmdRun command = iota
+	cmdHelp
+	cmdVersion
+	cmdSchema
+	// cmdExplain explains a ResourceList on stdin, or a plain stream with --config.
+	cmdExplain
+)
+
+// args are the command line, read by one parser whatever the order of its
+// arguments.
+type args struct {
+	command command
+	// flag is the argument that chose the command (not cmdRun), for messages.
+	flag string
+	// format is the value of --explain: "", text or markdown.
+	format string
+	// config is the file of --config; empty without it.
+	config string
+	// inputs are the files and directories of the plain stream.
+	inputs []string
+}
+
+// standalone are the arguments that take no other, with their commands;
+// the words count only as the first argument.
+var (
+	standalone = map[string]command{"--help": cmdHelp, "-h": cmdHelp, "--version": cmdVersion, "--schema": cmdSchema}
+	words      = map[string]command{"help": cmdHelp, "version": cmdVersion, "schema": cmdSchema}
+)
+
+var errConfigFile = errors.New("--config needs a file: --config policy.yaml")
+
+// parseArgs reads the command line. Flags and inputs come in any order:
+// --explain[=text|markdown] and --config FILE (or --config=FILE) at most
+// once each, and the files and directories of the plain stream, which
+// need --config. --help, --version and --schema (and help, version and
+// schema as the first argument) stand alone. An unknown flag, a flag given
+// twice and a combination that cannot work are errors.
+func parseArgs(list []string) (args, error) {
+	var a args
+	if len(list) > 0 {
+		if c, ok := words[list[0]]; ok {
+			if len(list) > 1 {
+				return args{}, alone(list[0], list[1])
+			}
+			return args{command: c, flag: list[0]}, nil
+		}
+	}
+	configSet, afterExplain := false, false
+	for i := 0; i < len(list); i++ {
+		arg := list[i]
+		name, value, hasValue := strings.Cut(arg, "=")
+		bareExplain := afterExplain
+		afterExplain = false
+		if c, ok := standalone[arg]; ok {
+			if a.flag != "" {
+				return args{}, alone(arg, a.flag)
+			}
+			a.command, a.flag = c, arg
+			continue
+		}
+		switch {
+		case name == "--explain":
+			if hasValue && value != "text" && value != "markdown" {
+				return args{}, fmt.Errorf("unknown argument %s; use --explain, --explain=text or --explain=markdown", report.Quote(arg))
+			}
+			if a.command == cmdExplain {
+				return args{}, errors.New("--explain is given twice: one format per run")
+			}
+			if a.flag != "" {
+				return args{}, alone(a.flag, arg)
+			}
+			a.command, a.flag, a.format = cmdExplain, arg, value
+			afterExplain = !hasValue
+		case name == "--config":
+			if !hasValue {
+				if i+1 == len(list) {
+					return args{}, errConfigFile
+				}
+				i++
+				value = list[i]
+			}
+			if configSet {
+				return args{}, errors.New("--config is given twice: one config file per run")
+			}
+			if value == "" {
+				return args{}, errConfigFile
+			}
+			a.config, configSet = value, true
+		case arg == "-":
+			return args{}, errors.New("read stdin by naming no input file, not \"-\"")
+		case strings.HasPrefix(arg, "-"):
+			return args{}, fmt.Errorf("unknown argument %s; see --help", report.Quote(arg))
+		case bareExplain && (arg == "text" || arg == "markdown"):
+			return args{}, fmt.Errorf("--explain takes its format after \"=\": --explain=%s (a file named %s is ./%s)", arg, arg, arg)
+		default:
+			a.inputs = append(a.inputs, arg)
+		}
+	}
+	if a.flag != "" && a.command != cmdExplain && (configSet || len(a.inputs) > 0) {
+		other := "--config"
+		if !configSet {
+			other = a.inputs[0]
+		}
+		return args{}, alone(a.flag, other)
+	}
+	if len(a.inputs) > 0 && !configSet {
+		return args{}, fmt.Errorf("input %s needs --config: a plain YAML stream is read with a config file (--config policy.yaml FILE|DIR ...); without --config the input is a ResourceList on stdin", report.Quote(a.inputs[0]))
+	}
+	return a, nil
+}
+
+// alone is the error for a standalone argument given with another.
+func alone(flag, other string) error {
+	return fmt.Errorf("%s takes no other argument, found %s", flag, report.Quote(other))
+}
+
+// plainArgs returns the config file and the inputs of the plain-stream
+// mode, --config FILE [FILE|DIR ...].
+func plainArgs(list []string) (configFile string, inputs []string, err error) {
+	a, err := parseArgs(list)
+	if err == nil && a.config == "" {
+		err = errConfigFile
+	}
+	return a.config, a.inputs, err
+}
