@@ -82,11 +82,6 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 		add(at+".waitForReady.command", "must not be empty")
 	}
 	validateProbe(add, at+".startupProbe", sc.StartupProbe)
-	for j, a := range sc.SleepCommand {
-		if a == "" {
-			add(fmt.Sprintf("%s.sleepCommand[%d]", at, j), "must not be empty")
-		}
-	}
 	if ok {
 		oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
 		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates() {
