@@ -42,8 +42,13 @@ func readConfig(n *yaml.Node) (*SidecarLifecycle, Errors) {
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
+	return (&reader{}).config(n)
+}
+
+// config reads a SidecarLifecycle, or returns the problems found with
+// those found before.
+func (r *reader) config(n *yaml.Node) (*SidecarLifecycle, Errors) {
 	cfg := &SidecarLifecycle{}
-	r := &reader{}
 	r.read(n, configShape, reflect.ValueOf(cfg).Elem(), "")
 	if r.more > 0 {
 		r.errs.add("functionConfig", fmt.Sprintf("has %d more problems; fix the ones above first", r.more))

@@ -151,17 +151,6 @@ func oneOf[T ~string](add func(string, string), at, value string, allowed ...T) 
 	add(at, fmt.Sprintf("%q is not one of %s", value, strings.Join(names, ", ")))
 }
 
-// configMapPaths maps spec field paths to the ConfigMap keys they come from.
-var configMapPaths = map[string]string{
-	"spec.kubernetesVersion":          "data.kubernetesVersion",
-	"spec.mode":                       "data.mode",
-	"spec.action":                     "data.action",
-	"spec.app.drainDelay":             "data.appDrainDelay",
-	"spec.sidecars[0].name":           "data.sidecar",
-	"spec.sidecars[0].preset":         "data.preset",
-	"spec.sidecars[0].waitBeforeExit": "data.waitBeforeExit",
-}
-
 // path maps a spec field path to the ConfigMap key it came from, for configs
 // given as a ConfigMap.
 func (c *SidecarLifecycle) path(p string) string {
