@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestSchemaAndLoadVerdicts: a table of configs, each checked by a JSON
 // schema validator against Schema and loaded by Load, which must agree.
@@ -145,5 +148,38 @@ func TestSchemaLeavesToLoad(t *testing.T) {
 				t.Errorf("Load says %v, the schema %v; want Load alone to reject it", loadErr, schemaErr)
 			}
 		})
+	}
+}
+
+// TestRuleKeysNameFields: every key of valueShapes and validatedPresence
+// names a field of the config's types, so that none is a typo that leaves
+// its field unchecked.
+func TestRuleKeysNameFields(t *testing.T) {
+	fields := map[string]bool{}
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(rt reflect.Type) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Map {
+			rt = rt.Elem()
+		}
+		if rt.Kind() != reflect.Struct || seen[rt] {
+			return
+		}
+		seen[rt] = true
+		for i := range rt.NumField() {
+			fields[rt.Name()+"."+rt.Field(i).Name] = true
+			walk(rt.Field(i).Type)
+		}
+	}
+	walk(reflect.TypeFor[SidecarLifecycle]())
+	for key := range valueShapes {
+		if !fields[key] {
+			t.Errorf("valueShapes: %s is no field of the config", key)
+		}
+	}
+	for key := range validatedPresence {
+		if !fields[key] {
+			t.Errorf("validatedPresence: %s is no field of the config", key)
+		}
 	}
 }
