@@ -62,7 +62,10 @@ func runPlain(args []string, stdin io.Reader, stdout io.Writer, stderr lines) in
 }
 
 // readConfig reads the config file: one YAML document, a SidecarLifecycle
-// or a ConfigMap, as the functionConfig would be.
+// or a ConfigMap, as the functionConfig would be. Unlike an absent
+// functionConfig, a file with no document (empty, blank, only comments,
+// /dev/null) is an error: a policy file truncated in CI must not run with
+// the defaults.
 func readConfig(path string) (*yaml.RNode, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -70,8 +73,8 @@ func readConfig(path string) (*yaml.RNode, error) {
 	}
 	doc, err := stream.DecodeOne(bytes.NewReader(data))
 	switch {
-	case err == io.EOF:
-		return nil, nil // an empty file: the defaults
+	case err == io.EOF || len(bytes.TrimSpace(data)) == 0: // YAML takes no tab there
+		return nil, fmt.Errorf("config %s holds no YAML document: expected a SidecarLifecycle or a ConfigMap; for the defaults, give a SidecarLifecycle without spec", quotePath(path))
 	case err == stream.ErrMoreDocuments:
 		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", quotePath(path))
 	case err != nil:

@@ -123,7 +123,13 @@ func TestParseVersion(t *testing.T) {
 		{in: "1.30", want: config.Version{Major: 1, Minor: 30}},
 		{in: "v1.29.3", want: config.Version{Major: 1, Minor: 29}},
 		{in: "1.28.0", want: config.Version{Major: 1, Minor: 28}},
-		{in: " 1.33 ", want: config.Version{Major: 1, Minor: 33}},
+		{in: "v1.33", want: config.Version{Major: 1, Minor: 33}},
+		{in: "1.100", want: config.Version{Major: 1, Minor: 100}},
+		{in: " 1.33 ", wantErr: `" 1.33 " is not a Kubernetes version such as "1.30"`},
+		{in: "1.+5", wantErr: "is not a Kubernetes version"},
+		{in: "1.99999999999999999999", wantErr: "is not a Kubernetes version"},
+		{in: "1.30-eks", wantErr: "is not a Kubernetes version"},
+		{in: "v2.1", wantErr: `"v2.1" is not a Kubernetes 1.x version`},
 		{in: "2.0", wantErr: `"2.0" is not a Kubernetes 1.x version`},
 		{in: "1", wantErr: `"1" is not a Kubernetes version such as "1.30"`},
 		{in: "", wantErr: "is not a Kubernetes version"},
@@ -194,21 +200,12 @@ spec:
 			t.Errorf("%s: want an error, got %v", field, err)
 		}
 	}
-	raw, err := config.Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		t.Fatal(err)
-	}
-	spec := schema["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)
-	sidecar := spec["sidecars"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
-	if err := validate(sidecar["waitBeforeExit"].(map[string]any), "auto", "waitBeforeExit"); err != nil {
+	schema := config.CompiledSchema(t)
+	head := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  "
+	if err := config.SchemaVerdict(t, schema, head+"sidecars: [{preset: linkerd, waitBeforeExit: auto}]\n"); err != nil {
 		t.Errorf("schema rejects waitBeforeExit auto: %v", err)
 	}
-	margin := spec["terminationGracePeriod"].(map[string]any)["properties"].(map[string]any)["margin"].(map[string]any)
-	if err := validate(margin, "auto", "margin"); err == nil {
+	if err := config.SchemaVerdict(t, schema, head+"terminationGracePeriod: {margin: auto}\n"); err == nil {
 		t.Error("schema accepts margin auto")
 	}
 }

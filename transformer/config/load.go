@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -11,9 +10,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
-
-// ConfigMap keys of the one-sidecar ConfigMap form.
-var configMapKeys = []string{"sidecar", "preset", "mode", "kubernetesVersion", "waitBeforeExit", "appDrainDelay", "action"}
 
 // Load reads a functionConfig: nil or empty, a ConfigMap, or a SidecarLifecycle.
 // It decodes strictly, then defaults, then validates. A returned error is an
@@ -89,39 +85,8 @@ func decodeStrict(rn *yaml.RNode) (*SidecarLifecycle, error) {
 }
 
 func decodeConfigMap(rn *yaml.RNode) (*SidecarLifecycle, error) {
-	data := rn.GetDataMap()
-	var errs Errors
-	known := map[string]bool{}
-	for _, k := range configMapKeys {
-		known[k] = true
-	}
-	var unknown []string
-	for k := range data {
-		if !known[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	for _, k := range unknown {
-		errs.add("data."+k, fmt.Sprintf("unknown key: a ConfigMap functionConfig takes %s", strings.Join(configMapKeys, ", ")))
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	cfg := &SidecarLifecycle{Spec: Spec{
-		KubernetesVersion: data["kubernetesVersion"],
-		Mode:              Mode(data["mode"]),
-		Action:            Action(data["action"]),
-		App:               App{DrainDelay: Duration{Raw: data["appDrainDelay"]}},
-	}}
-	if data["sidecar"] != "" || data["preset"] != "" {
-		cfg.Spec.Sidecars = []Sidecar{{
-			Name:           data["sidecar"],
-			Preset:         data["preset"],
-			WaitBeforeExit: DurationOrAuto{Duration{Raw: data["waitBeforeExit"]}},
-		}}
-	} else if data["waitBeforeExit"] != "" {
-		errs.add("data.waitBeforeExit", "needs data.sidecar or data.preset")
+	cfg, errs := readConfigMap(rn.YNode())
+	if errs != nil {
 		return nil, errs
 	}
 	cfg.fromConfigMap = true

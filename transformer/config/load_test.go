@@ -301,11 +301,20 @@ func TestLoadConfigMap(t *testing.T) {
 			},
 		},
 		{
-			name: "unquoted version",
-			data: "\n  kubernetesVersion: 1.28\n",
+			name: "values of the types of the fields they stand for",
+			data: "\n  sidecar: proxy\n  waitBeforeExit: 30\n  appDrainDelay: 1e1\n  mode: null\n",
 			check: func(t *testing.T, s config.Spec) {
-				if s.Version() != (config.Version{Major: 1, Minor: 28}) {
-					t.Errorf("version = %v, want 1.28", s.Version())
+				if s.Sidecars[0].WaitBeforeExit.Value != 30*time.Second || s.App.DrainDelay.Value != 10*time.Second || s.Mode != config.ModeOrdered {
+					t.Errorf("waitBeforeExit %v, drainDelay %v, mode %q", s.Sidecars[0].WaitBeforeExit.Value, s.App.DrainDelay.Value, s.Mode)
+				}
+			},
+		},
+		{
+			name: "merge keys",
+			data: "\n  <<: {preset: istio, sidecar: base}\n  sidecar: own\n",
+			check: func(t *testing.T, s config.Spec) {
+				if s.Sidecars[0].Name != "own" || s.Sidecars[0].Preset != "istio" {
+					t.Errorf("sidecars = %+v", s.Sidecars)
 				}
 			},
 		},
@@ -370,6 +379,16 @@ func TestLoadErrors(t *testing.T) {
 		{"ConfigMap waitBeforeExit without sidecar", cm + "  waitBeforeExit: 30s\n", []string{"data.waitBeforeExit"}, []string{"needs data.sidecar or data.preset"}},
 		{"ConfigMap bad values name their keys", cm + "  preset: envoy\n  mode: fast\n  kubernetesVersion: \"2.0\"\n  waitBeforeExit: soon\n  appDrainDelay: -1s\n  action: dry\n",
 			[]string{"data.kubernetesVersion", "data.mode", "data.action", "data.appDrainDelay", "data.preset", "data.waitBeforeExit"}, nil},
+		{"ConfigMap values of the wrong type", cm + "  action: [validate]\n  waitBeforeExit: [30s]\n  preset: {a: b}\n  kubernetesVersion: 1.28\n  mode: \"\"\n",
+			[]string{"data.action", "data.waitBeforeExit", "data.preset", "data.kubernetesVersion", "data.mode"},
+			[]string{"data.action: expected one of mutate, validate, found a list of 1 entry", "data.waitBeforeExit: expected a duration",
+				"data.preset: expected one of cloud-sql-proxy, istio, linkerd, none, found a mapping of 1 key",
+				"data.kubernetesVersion: expected a string, found the number 1.28: write it in quotes",
+				`data.mode: expected one of ordered, native, auto, found the string ""`}},
+		{"ConfigMap data not a mapping", cm[:len(cm)-len("data:\n")] + "data: [a, b]\n", []string{"data"}, []string{"data: expected a mapping, found a list of 2 entries"}},
+		{"ConfigMap fields other than data", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, labels: {a: 1}}\nspec: {mode: native}\nbinaryData: {}\n",
+			[]string{"binaryData", "spec", "metadata.labels.a"}, []string{"unknown field: the fields here are apiVersion, data, kind, metadata"}},
+		{"ConfigMap empty sidecar", cm + "  sidecar: \"\"\n", []string{"data.sidecar"}, []string{"is required"}},
 		{"ConfigMap native below 1.29", cm + "  mode: native\n  kubernetesVersion: \"1.28\"\n", []string{"data.mode"}, []string{"1.29"}},
 		{"ConfigMap cloud-sql-proxy exit delay below 1.30", cm + "  preset: cloud-sql-proxy\n  waitBeforeExit: 30s\n  kubernetesVersion: \"1.29\"\n",
 			[]string{"data.waitBeforeExit"}, []string{"no sleep binary"}},

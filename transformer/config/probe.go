@@ -11,7 +11,7 @@ import (
 
 // validateProbe checks a startupProbe given in the config, which the
 // function writes into pods as it is, as the API server checks it: one
-// handler, valid ports, no negative timings, a successThreshold of 1, and a
+// handler, a command for exec, valid ports, no negative timings, a successThreshold of 1, and a
 // positive terminationGracePeriodSeconds when set.
 func validateProbe(add func(string, string), at string, p *corev1.Probe) {
 	if p == nil {
@@ -43,6 +43,9 @@ func validateProbe(add func(string, string), at string, p *corev1.Probe) {
 	}
 	if p.TerminationGracePeriodSeconds != nil && *p.TerminationGracePeriodSeconds <= 0 {
 		add(at+".terminationGracePeriodSeconds", fmt.Sprintf("%d is not greater than 0: remove it or give a number of seconds", *p.TerminationGracePeriodSeconds))
+	}
+	if p.Exec != nil && len(p.Exec.Command) == 0 {
+		add(at+".exec.command", "must not be empty")
 	}
 	if p.HTTPGet != nil {
 		validatePort(add, at+".httpGet.port", p.HTTPGet.Port)

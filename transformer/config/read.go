@@ -42,8 +42,13 @@ func readConfig(n *yaml.Node) (*SidecarLifecycle, Errors) {
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
+	return (&reader{}).config(n)
+}
+
+// config reads a SidecarLifecycle, or returns the problems found with
+// those found before.
+func (r *reader) config(n *yaml.Node) (*SidecarLifecycle, Errors) {
 	cfg := &SidecarLifecycle{}
-	r := &reader{}
 	r.read(n, configShape, reflect.ValueOf(cfg).Elem(), "")
 	if r.more > 0 {
 		r.errs.add("functionConfig", fmt.Sprintf("has %d more problems; fix the ones above first", r.more))
@@ -78,8 +83,10 @@ func (r *reader) read(n *yaml.Node, s *shape, v reflect.Value, path string) {
 		return
 	}
 	n = resolve(n)
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == yaml.NodeTagNull {
-		v.SetZero() // null is the zero value of every type, as in encoding/json
+	if isNull(n) {
+		// A field's null is the field left out (readFields); anywhere
+		// else it is a mistake.
+		r.add(path, "expected "+s.expected()+", found null")
 		return
 	}
 	for v.Kind() == reflect.Pointer {
@@ -112,6 +119,10 @@ func (r *reader) read(n *yaml.Node, s *shape, v reflect.Value, path string) {
 			r.add(path, "expected a list, found "+report.Found(n))
 			return
 		}
+		if s.nonEmpty && len(n.Content) == 0 {
+			r.add(path, "must not be empty")
+			return
+		}
 		list := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, entry := range n.Content {
 			r.read(entry, s.elem, list.Index(i), fmt.Sprintf("%s[%d]", path, i))
@@ -135,6 +146,9 @@ func (r *reader) readFields(n *yaml.Node, s *shape, v reflect.Value, path string
 		if !ok {
 			unknown = append(unknown, e.key)
 			continue
+		}
+		if isNull(resolve(e.value)) {
+			continue // null is the field left out, as in Kubernetes
 		}
 		given[e.key] = true
 		r.read(e.value, f.shape, v.FieldByIndex(f.index), join(path, e.key))
@@ -206,6 +220,34 @@ func (r *reader) collect(n *yaml.Node, path string, seen map[string]bool, out *[
 	}
 }
 
+// isNull reports whether a node is null.
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == yaml.NodeTagNull
+}
+
+// expected says in words what a value of a shape is.
+func (s *shape) expected() string {
+	switch s.kind {
+	case kindObject, kindMap, kindJSON:
+		return "a mapping"
+	case kindList:
+		return "a list"
+	case kindString:
+		return "a string"
+	case kindBool:
+		return "a boolean (true or false)"
+	case kindInt:
+		return "an integer"
+	case kindEnum:
+		return "one of " + strings.Join(s.enum, ", ")
+	case kindDuration:
+		return "a duration (a string such as 30s or 2m, or a number of seconds)"
+	case kindPort:
+		return "a port number or name (an integer or a string)"
+	}
+	return "a timestamp such as 2006-01-02T15:04:05Z"
+}
+
 // resolve returns the node an alias refers to, or the node itself.
 func resolve(n *yaml.Node) *yaml.Node {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
@@ -219,29 +261,33 @@ func resolve(n *yaml.Node) *yaml.Node {
 func readScalar(n *yaml.Node, s *shape, v reflect.Value) string {
 	scalar := n.Kind == yaml.ScalarNode
 	tag := n.ShortTag()
+	wrong := "expected " + s.expected() + ", found " + report.Found(n)
 	switch s.kind {
 	case kindString:
 		if !scalar {
-			return "expected a string, found " + report.Found(n)
+			return wrong
 		}
 		if tag != yaml.NodeTagString {
-			return fmt.Sprintf("expected a string, found %s: write it in quotes", report.Found(n))
+			return wrong + ": write it in quotes"
+		}
+		if s.nonEmpty && n.Value == "" {
+			return "must not be empty"
 		}
 		v.SetString(n.Value)
 	case kindEnum:
-		if !scalar || tag != yaml.NodeTagString {
-			return fmt.Sprintf("expected one of %s, found %s", strings.Join(s.enum, ", "), report.Found(n))
+		if !scalar || tag != yaml.NodeTagString || n.Value == "" {
+			return wrong
 		}
 		v.SetString(n.Value) // Validate says whether it is one of them
 	case kindBool:
 		b, err := strconv.ParseBool(n.Value)
 		if !scalar || tag != yaml.NodeTagBool || err != nil {
-			return "expected a boolean (true or false), found " + report.Found(n)
+			return wrong
 		}
 		v.SetBool(b)
 	case kindInt:
 		if !scalar || tag != yaml.NodeTagInt {
-			return "expected an integer, found " + report.Found(n)
+			return wrong
 		}
 		i, err := strconv.ParseInt(n.Value, 0, s.bits)
 		if err != nil {
@@ -249,8 +295,8 @@ func readScalar(n *yaml.Node, s *shape, v reflect.Value) string {
 		}
 		v.SetInt(i)
 	case kindDuration:
-		if !scalar {
-			return "expected a duration (a string such as 30s or 2m, or a number of seconds), found " + report.Found(n)
+		if !scalar || n.Value == "" {
+			return wrong
 		}
 		d := Duration{Raw: durationText(n)} // Validate parses it
 		switch p := v.Addr().Interface().(type) {
@@ -267,18 +313,18 @@ func readScalar(n *yaml.Node, s *shape, v reflect.Value) string {
 		case scalar && tag == yaml.NodeTagInt && err == nil:
 			v.Set(reflect.ValueOf(intstr.FromInt32(int32(i))))
 		default:
-			return "expected a port number or name (an integer or a string), found " + report.Found(n)
+			return wrong
 		}
 	case kindTime:
 		t, ok := timestamp(n)
 		if !ok {
-			return "expected a timestamp such as 2006-01-02T15:04:05Z, found " + report.Found(n)
+			return wrong
 		}
 		v.Set(reflect.ValueOf(metav1.NewTime(t)))
 	case kindJSON:
 		var value any
 		if n.Kind != yaml.MappingNode || n.Decode(&value) != nil {
-			return "expected a mapping, found " + report.Found(n)
+			return wrong
 		}
 		raw, err := json.Marshal(value)
 		if err != nil {

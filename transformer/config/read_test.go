@@ -68,7 +68,7 @@ func TestReadDecodesAsJSON(t *testing.T) {
 		"aliases":                         head + "spec:\n  targets:\n    include: [&sel {kind: Deployment}, *sel]\n    exclude: [*sel]\n",
 		"merge keys, own keys win":        head + "spec:\n  sidecars:\n  - &a {name: a, ifAbsent: fail, waitBeforeExit: 5s}\n  - {<<: *a, name: b}\n",
 		"merge of a list, the first wins": head + "spec:\n  app: {<<: [{drainDelay: 5s}, {drainDelay: 9s}]}\n",
-		"nulls": head + "metadata: {labels: {a: null}}\nspec:\n  mode: null\n  sidecars: [null, {name: a, waitForReady: ~, waitBeforeExit: null, sleepCommand: null}]\n" +
+		"nulls": head + "metadata: {labels: null}\nspec:\n  mode: null\n  sidecars: [{name: a, waitForReady: ~, waitBeforeExit: null, sleepCommand: null}]\n" +
 			"  app: {drainDelay: }\n",
 		"numbers as durations": head + "spec:\n  sidecars: [{name: a, waitBeforeExit: 0x1e}, {name: b, waitBeforeExit: 1e3}, {name: c, waitBeforeExit: 1_0}, {name: d, waitBeforeExit: 30.0}]\n",
 		"ports":                head + "spec:\n  sidecars: [{name: a, startupProbe: {httpGet: {port: 0x50}}}, {name: b, startupProbe: {tcpSocket: {port: http}}}]\n",
@@ -105,6 +105,20 @@ func TestReadErrors(t *testing.T) {
 				{"metadata.ownerReferences[1].bogus", "unknown field: the fields here are apiVersion, blockOwnerDeletion, controller, kind, name, uid"},
 				{"spec.sidecars[0].startupProbe.httpGet.httpHeaders[0].value", "is required"}}},
 		{"required fields that Validate reports", head + "spec: {podSpecPaths: [{group: g}], sidecars: [{name: a, startupProbe: {tcpSocket: {host: h}}}]}\n", nil},
+		{"null is the field left out", head + "metadata: null\nspec: {mode: null, sidecars: [{name: a, waitForReady: ~}], app: {drainDelay: }}\n", nil},
+		{"a required field's null is the field left out", head + "spec: {sidecars: [{name: a, startupProbe: {httpGet: {port: 80, httpHeaders: [{name: X, value: null}]}}}]}\n",
+			Errors{{"spec.sidecars[0].startupProbe.httpGet.httpHeaders[0].value", "is required"}}},
+		{"null entries and values", head + "metadata: {labels: {a: null}}\nspec: {sidecars: [null], targets: {include: [~]}}\n",
+			Errors{{"metadata.labels.a", "expected a string, found null"}, {"spec.sidecars[0]", "expected a mapping, found null"},
+				{"spec.targets.include[0]", "expected a mapping, found null"}}},
+		{"empty strings that are not the field left out", head + "spec: {kubernetesVersion: \"\", mode: \"\", app: {drainDelay: \"\"}, sidecars: [{preset: \"\", sleepCommand: [a, \"\"]}]}\n",
+			Errors{{"spec.kubernetesVersion", "must not be empty"}, {"spec.mode", `expected one of ordered, native, auto, found the string ""`},
+				{"spec.app.drainDelay", `expected a duration (a string such as 30s or 2m, or a number of seconds), found the string ""`},
+				{"spec.sidecars[0].preset", `expected one of cloud-sql-proxy, istio, linkerd, none, found the string ""`},
+				{"spec.sidecars[0].sleepCommand[1]", "must not be empty"}}},
+		{"empty commands", head + "spec: {sidecars: [{name: a, sleepCommand: [], waitForReady: {command: []}, startupProbe: {exec: {command: []}}}]}\n",
+			Errors{{"spec.sidecars[0].sleepCommand", "must not be empty"}, {"spec.sidecars[0].waitForReady.command", "must not be empty"},
+				{"spec.sidecars[0].startupProbe.exec.command", "must not be empty"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rn, err := yaml.Parse(tc.text)

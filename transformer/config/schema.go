@@ -4,7 +4,9 @@ package config
 
 import (
 	"encoding/json"
-	"math"
+	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 )
 
 // rfc3339 matches the timestamps metav1.Time reads: RFC 3339, with
@@ -41,14 +43,20 @@ func schemaOf(s *shape, doc string) map[string]any {
 		props := map[string]any{}
 		var required []string
 		for _, f := range s.fields {
-			props[f.name] = schemaOf(f.shape, f.doc)
+			prop := schemaOf(f.shape, f.doc)
 			if f.required {
 				required = append(required, f.name)
+			} else {
+				orNull(prop) // a field's null is the field left out
 			}
+			props[f.name] = prop
 		}
 		out["properties"] = props
 		if len(required) > 0 {
 			out["required"] = required
+		}
+		if s == sidecarShape {
+			out["allOf"] = sidecarRules()
 		}
 	case kindMap:
 		out["type"] = "object"
@@ -56,12 +64,21 @@ func schemaOf(s *shape, doc string) map[string]any {
 	case kindList:
 		out["type"] = "array"
 		out["items"] = schemaOf(s.elem, "")
+		if s.nonEmpty {
+			out["minItems"] = 1
+		}
 	case kindString:
 		out["type"] = "string"
+		if s.nonEmpty {
+			out["minLength"] = 1
+		}
+		if s.pattern != "" {
+			out["pattern"] = s.pattern
+		}
 	case kindBool:
 		out["type"] = "boolean"
 	case kindInt:
-		for k, v := range integer(s.bits) {
+		for k, v := range integer(s.lo, s.hi) {
 			out[k] = v
 		}
 	case kindEnum:
@@ -70,24 +87,80 @@ func schemaOf(s *shape, doc string) map[string]any {
 	case kindDuration:
 		alternatives := []any{
 			map[string]any{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^[0-9]+$`},
-			map[string]any{"type": "integer", "minimum": 0},
+			integer(0, int64(MaxDelay/time.Second)),
 		}
 		if s.auto {
 			alternatives = append(alternatives, map[string]any{"const": Auto})
 		}
 		out["anyOf"] = alternatives
 	case kindPort:
-		out["anyOf"] = []any{integer(32), map[string]any{"type": "string"}}
+		out["anyOf"] = []any{schemaOf(portNumber, ""), portName}
 	case kindTime:
-		// metav1.Time writes its zero value as null.
-		out["anyOf"] = []any{map[string]any{"type": "string", "format": "date-time", "pattern": rfc3339}, map[string]any{"type": "null"}}
+		out["type"] = "string"
+		out["format"] = "date-time"
+		out["pattern"] = rfc3339
 	case kindJSON:
 		out["type"] = "object"
 	}
 	return out
 }
 
-// integer is the schema of an integer of at most bits bits.
-func integer(bits int) map[string]any {
-	return map[string]any{"type": "integer", "minimum": int64(math.MinInt64) >> (64 - bits), "maximum": int64(math.MaxInt64) >> (64 - bits)}
+// portName is the schema of a port given by name, an IANA service name:
+// at most 15 lowercase letters, digits and single hyphens inside, with a
+// letter.
+var portName = map[string]any{"type": "string", "maxLength": 15, "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "allOf": []any{map[string]any{"pattern": "[a-z]"}}}
+
+// integer is the schema of an integer from lo to hi.
+func integer(lo, hi int64) map[string]any {
+	return map[string]any{"type": "integer", "minimum": lo, "maximum": hi}
+}
+
+// orNull lets a schema also take null.
+func orNull(s map[string]any) {
+	switch {
+	case s["anyOf"] != nil:
+		s["anyOf"] = append(s["anyOf"].([]any), map[string]any{"type": "null"})
+	case s["type"] != nil:
+		s["type"] = []any{s["type"], "null"}
+		if enum, ok := s["enum"].([]string); ok {
+			values := make([]any, 0, len(enum)+1)
+			for _, v := range enum {
+				values = append(values, v)
+			}
+			s["enum"] = append(values, nil)
+		}
+	}
+}
+
+// sidecarShape is the shape of a spec.sidecars entry.
+var sidecarShape = configShape.byName["spec"].shape.byName["sidecars"].shape.elem
+
+// sidecarRules are the rules between a sidecar's fields that Validate
+// checks: a name unless the preset has a container, ifAbsent annotate only
+// for a preset with mesh annotations, cloudSQLProxy only for its preset.
+func sidecarRules() []any {
+	var named, annotating, cloudSQL []string
+	for _, name := range preset.Names() {
+		p, _ := preset.Lookup(name)
+		if p.Container != "" {
+			named = append(named, name)
+		}
+		if p.Annotates() {
+			annotating = append(annotating, name)
+		}
+		if p.Edits == preset.CloudSQLProxyEdits {
+			cloudSQL = append(cloudSQL, name)
+		}
+	}
+	presetIn := func(names []string) map[string]any {
+		return map[string]any{"required": []string{"preset"}, "properties": map[string]any{"preset": map[string]any{"enum": names}}}
+	}
+	given := func(field string, s map[string]any) map[string]any {
+		return map[string]any{"required": []string{field}, "properties": map[string]any{field: s}}
+	}
+	return []any{
+		map[string]any{"anyOf": []any{given("name", map[string]any{"type": "string", "minLength": 1}), presetIn(named)}},
+		map[string]any{"if": given("ifAbsent", map[string]any{"const": IfAbsentAnnotate}), "then": presetIn(annotating)},
+		map[string]any{"if": given("cloudSQLProxy", map[string]any{"type": "object"}), "then": presetIn(cloudSQL)},
+	}
 }

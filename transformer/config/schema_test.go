@@ -2,7 +2,6 @@ package config_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -48,14 +47,7 @@ func TestFieldDocsCurrent(t *testing.T) {
 // config that Load accepts, and rejects every one with an unknown field or a
 // wrong type.
 func TestSchemaAgreesWithLoad(t *testing.T) {
-	raw, err := config.Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		t.Fatal(err)
-	}
+	schema := config.CompiledSchema(t)
 	paths, _ := filepath.Glob("../driver/testdata/*/config.yaml")
 	checked := 0
 	for _, p := range paths {
@@ -64,10 +56,7 @@ func TestSchemaAgreesWithLoad(t *testing.T) {
 		if err != nil || rn.GetKind() != config.Kind {
 			continue
 		}
-		js, _ := rn.MarshalJSON()
-		var doc any
-		_ = json.Unmarshal(js, &doc)
-		schemaErr := validate(schema, doc, "")
+		schemaErr := config.SchemaVerdict(t, schema, string(b))
 		_, loadErr := config.LoadBytes(b)
 		unknown := loadErr != nil && regexp.MustCompile(`unknown field|expected a`).MatchString(loadErr.Error())
 		if (loadErr == nil && schemaErr != nil) || (unknown && schemaErr == nil) {
@@ -79,6 +68,3 @@ func TestSchemaAgreesWithLoad(t *testing.T) {
 		t.Fatalf("only %d configs checked", checked)
 	}
 }
-
-// validate checks a document against the schema (see validateSchema).
-var validate = config.ValidateSchema

@@ -3,12 +3,15 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 )
 
 // A shape describes how one config value is written and which Go value it
@@ -21,6 +24,16 @@ type shape struct {
 	kind kind
 	// bits is the size of a kindInt.
 	bits int
+	// lo and hi bound a kindInt's value, which Validate checks; they are
+	// the range of its bits unless valueShapes narrows them.
+	lo, hi int64
+	// nonEmpty is set when the reader rejects an empty kindString or
+	// kindList: an empty value is then a mistake, not the field left out.
+	// Enums and durations are never empty.
+	nonEmpty bool
+	// pattern is the regular expression a kindString matches, which
+	// Validate checks.
+	pattern string
 	// enum lists the values of a kindEnum.
 	enum []string
 	// auto is set when a kindDuration may also be "auto" (DurationOrAuto).
@@ -50,9 +63,10 @@ const (
 	kindBool
 	// kindInt is an integer of at most bits bits.
 	kindInt
-	// kindEnum is a string that Validate checks is one of enum.
+	// kindEnum is a non-empty string that Validate checks is one of enum.
 	kindEnum
-	// kindDuration is a Duration: a string or a number, which Validate parses.
+	// kindDuration is a Duration: a non-empty string or a number, which
+	// Validate parses.
 	kindDuration
 	// kindPort is an intstr.IntOrString: a 32-bit integer or a string.
 	kindPort
@@ -100,10 +114,40 @@ var specialShapes = map[reflect.Type]*shape{
 // validatedPresence lists the required fields, as "Type.Field", whose
 // absence Validate reports with what to give: the reader leaves them to
 // it, so that such a field is reported once, with the other problems of its
-// entry.
+// entry. A field listed here is required even when its JSON tag says
+// omitempty (a command).
 var validatedPresence = map[string]bool{
 	"PodSpecPath.Kind": true, "PodSpecPath.Path": true,
 	"HTTPGetAction.Port": true, "TCPSocketAction.Port": true, "GRPCAction.Port": true,
+	"Exec.Command": true, "ExecAction.Command": true,
+}
+
+// versionPattern is a Kubernetes version as kubernetesVersion takes it:
+// 1.30, v1.30 or 1.30.2.
+const versionPattern = `^v?1\.[0-9]{1,4}(\.[0-9]{1,4})?$`
+
+// portNumber is the shape of a port given as a number.
+var portNumber = &shape{kind: kindInt, bits: 32, lo: 1, hi: 65535}
+
+// command is the shape of an argv: at least one argument.
+var command = &shape{kind: kindList, nonEmpty: true, elem: &shape{kind: kindString}}
+
+// valueShapes are the shapes, by "Type.Field", of the fields whose values
+// Validate restricts further than their Go type does: the schema says what
+// Validate accepts, and the reader what it rejects before Validate.
+var valueShapes = map[string]*shape{
+	"Spec.KubernetesVersion":              {kind: kindString, nonEmpty: true, pattern: versionPattern},
+	"Sidecar.Preset":                      enumShape(preset.Names()...),
+	"Sidecar.SleepCommand":                {kind: kindList, nonEmpty: true, elem: &shape{kind: kindString, nonEmpty: true}},
+	"Exec.Command":                        command,
+	"ExecAction.Command":                  command,
+	"GRPCAction.Port":                     portNumber,
+	"Probe.InitialDelaySeconds":           {kind: kindInt, bits: 32, lo: 0, hi: math.MaxInt32},
+	"Probe.TimeoutSeconds":                {kind: kindInt, bits: 32, lo: 0, hi: math.MaxInt32},
+	"Probe.PeriodSeconds":                 {kind: kindInt, bits: 32, lo: 0, hi: math.MaxInt32},
+	"Probe.FailureThreshold":              {kind: kindInt, bits: 32, lo: 0, hi: math.MaxInt32},
+	"Probe.SuccessThreshold":              {kind: kindInt, bits: 32, lo: 0, hi: 1},
+	"Probe.TerminationGracePeriodSeconds": {kind: kindInt, bits: 64, lo: 1, hi: math.MaxInt64},
 }
 
 // configShape describes the SidecarLifecycle functionConfig.
@@ -148,7 +192,7 @@ func describe(t reflect.Type) *shape {
 	case reflect.Bool:
 		return &shape{kind: kindBool}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return &shape{kind: kindInt, bits: t.Bits()}
+		return &shape{kind: kindInt, bits: t.Bits(), lo: math.MinInt64 >> (64 - t.Bits()), hi: math.MaxInt64 >> (64 - t.Bits())}
 	}
 	panic(fmt.Sprintf("config type %s has no shape", t))
 }
@@ -175,14 +219,18 @@ func (s *shape) addFields(t reflect.Type, index []int) {
 		if _, dup := s.byName[name]; dup {
 			panic(fmt.Sprintf("config type %s has two fields named %q", t, name))
 		}
+		key := t.Name() + "." + f.Name
 		fd := &field{
-			name:     name,
-			index:    at,
-			doc:      docOf(t, f),
-			required: !slices.Contains(strings.Split(opts, ","), "omitempty") && f.Type.Kind() != reflect.Pointer,
-			shape:    describe(f.Type),
+			name:      name,
+			index:     at,
+			doc:       docOf(t, f),
+			required:  validatedPresence[key] || (!slices.Contains(strings.Split(opts, ","), "omitempty") && f.Type.Kind() != reflect.Pointer),
+			validated: validatedPresence[key],
+			shape:     valueShapes[key],
 		}
-		fd.validated = fd.required && validatedPresence[t.Name()+"."+f.Name]
+		if fd.shape == nil {
+			fd.shape = describe(f.Type)
+		}
 		s.fields = append(s.fields, fd)
 		s.byName[name] = fd
 	}

@@ -82,11 +82,6 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 		add(at+".waitForReady.command", "must not be empty")
 	}
 	validateProbe(add, at+".startupProbe", sc.StartupProbe)
-	for j, a := range sc.SleepCommand {
-		if a == "" {
-			add(fmt.Sprintf("%s.sleepCommand[%d]", at, j), "must not be empty")
-		}
-	}
 	if ok {
 		oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
 		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates() {
@@ -154,17 +149,6 @@ func oneOf[T ~string](add func(string, string), at, value string, allowed ...T) 
 		names[i] = string(a)
 	}
 	add(at, fmt.Sprintf("%q is not one of %s", value, strings.Join(names, ", ")))
-}
-
-// configMapPaths maps spec field paths to the ConfigMap keys they come from.
-var configMapPaths = map[string]string{
-	"spec.kubernetesVersion":          "data.kubernetesVersion",
-	"spec.mode":                       "data.mode",
-	"spec.action":                     "data.action",
-	"spec.app.drainDelay":             "data.appDrainDelay",
-	"spec.sidecars[0].name":           "data.sidecar",
-	"spec.sidecars[0].preset":         "data.preset",
-	"spec.sidecars[0].waitBeforeExit": "data.waitBeforeExit",
 }
 
 // path maps a spec field path to the ConfigMap key it came from, for configs

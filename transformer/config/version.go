@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -11,25 +12,23 @@ type Version struct {
 	Major, Minor int
 }
 
-// ParseVersion accepts "1.30", "v1.30" and "1.30.2" (the patch is ignored).
+// versionRE matches the versions ParseVersion accepts.
+var versionRE = regexp.MustCompile(versionPattern)
+
+// otherMajorRE matches a version of another major than 1.
+var otherMajorRE = regexp.MustCompile(`^v?[0-9]+\.`)
+
+// ParseVersion accepts "1.30", "v1.30" and "1.30.2" (the patch is ignored):
+// versionPattern, which the schema gives.
 func ParseVersion(s string) (Version, error) {
-	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
-	parts := strings.Split(t, ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return Version{}, fmt.Errorf("%q is not a Kubernetes version such as \"1.30\"", s)
-	}
-	var nums [3]int
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return Version{}, fmt.Errorf("%q is not a Kubernetes version such as \"1.30\"", s)
-		}
-		nums[i] = n
-	}
-	if nums[0] != 1 {
+	switch {
+	case versionRE.MatchString(s):
+		minor, _ := strconv.Atoi(strings.Split(strings.TrimPrefix(s, "v"), ".")[1]) // at most 4 digits
+		return Version{Major: 1, Minor: minor}, nil
+	case otherMajorRE.MatchString(s) && !strings.HasPrefix(strings.TrimPrefix(s, "v"), "1."):
 		return Version{}, fmt.Errorf("%q is not a Kubernetes 1.x version", s)
 	}
-	return Version{Major: nums[0], Minor: nums[1]}, nil
+	return Version{}, fmt.Errorf("%q is not a Kubernetes version such as \"1.30\"", s)
 }
 
 // AtLeast reports whether v is the given 1.minor version or newer.
