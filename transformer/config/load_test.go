@@ -380,17 +380,17 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown top-level field", header + "sepc: {}\n", []string{"sepc"}, []string{"unknown field"}},
 		{"unknown nested field", spec + "  terminationGracePeriod:\n    maring: 5s\n", []string{"spec.terminationGracePeriod.maring"}, nil},
 		{"unknown fields all reported, sorted", spec + "  foo: 1\n  bar: 2\n", []string{"spec.bar", "spec.foo"}, nil},
-		{"string instead of mode", spec + "  mode: 3\n", []string{"spec.mode"}, []string{"expected one of ordered, native, auto, found the number 3"}},
+		{"string instead of mode", spec + "  mode: 3\n", []string{"spec.mode"}, []string{"expected one of ordered, native, auto, found the integer 3"}},
 		{"mapping instead of sidecars", spec + "  sidecars: {}\n", []string{"spec.sidecars"}, []string{"expected a list"}},
 		{"string instead of boolean", spec + "  rolloutOnChange: \"true\"\n", []string{"spec.rolloutOnChange"}, []string{`expected a boolean (true or false), found the string "true"`}},
 		{"list instead of duration", spec + "  sidecars:\n  - name: a\n    waitBeforeExit: [1]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"expected a duration", "found a list of 1 entry"}},
 		{"duplicate key", spec + "  mode: ordered\n  mode: native\n", []string{"spec"}, []string{`duplicate key "mode"`}},
 		{"duplicate key in a list entry", spec + "  sidecars:\n  - {preset: linkerd, preset: istio}\n", []string{"spec.sidecars[0]"}, []string{`duplicate key "preset"`}},
-		{"number instead of string", spec + "  kubernetesVersion: 1.30\n", []string{"spec.kubernetesVersion"}, []string{"expected a string, found the number 1.30: write it in quotes"}},
+		{"number instead of string", spec + "  kubernetesVersion: 1.30\n", []string{"spec.kubernetesVersion"}, []string{"expected a string, found the float 1.30: write it in quotes"}},
 		{"probe port of the second sidecar", spec + "  sidecars:\n  - preset: linkerd\n  - name: x\n    startupProbe: {httpGet: {port: [1]}}\n",
 			[]string{"spec.sidecars[1].startupProbe.httpGet.port"}, []string{"expected a port number or name (an integer or a string), found a list of 1 entry"}},
 		{"probe ports that are neither integers nor strings", spec + "  sidecars:\n  - name: x\n    startupProbe: {httpGet: {port: 1.5}}\n  - name: y\n    startupProbe: {tcpSocket: {port: true}}\n",
-			[]string{"spec.sidecars[0].startupProbe.httpGet.port", "spec.sidecars[1].startupProbe.tcpSocket.port"}, []string{"found the number 1.5", "found the boolean true"}},
+			[]string{"spec.sidecars[0].startupProbe.httpGet.port", "spec.sidecars[1].startupProbe.tcpSocket.port"}, []string{"found the float 1.5", "found the boolean true"}},
 		{"probe field out of range", spec + "  sidecars:\n  - name: x\n    startupProbe: {grpc: {port: 99999999999}, periodSeconds: x}\n",
 			[]string{"spec.sidecars[0].startupProbe.grpc.port", "spec.sidecars[0].startupProbe.periodSeconds"}, []string{"at most 32 bits", `found the string "x"`}},
 		{"unknown fields and wrong types all reported", spec + "  mode: [a]\n  sidecars:\n  - name: x\n    bogus: 1\n    startupProbe: {httpGet: {port: {}}, tcp: {}}\n  app: {drainDelay: {}}\n",
@@ -466,7 +466,7 @@ func TestLoadTypeErrorInList(t *testing.T) {
 	tests := []struct {
 		name, config, path, msg string
 	}{
-		{"command is not a list", "  sidecars:\n  - name: a\n    waitForReady: {command: 5}\n", "spec.sidecars[0].waitForReady.command", "expected a list, found the number 5"},
+		{"command is not a list", "  sidecars:\n  - name: a\n    waitForReady: {command: 5}\n", "spec.sidecars[0].waitForReady.command", "expected a list, found the integer 5"},
 		{"sleepCommand is not a list", "  sidecars:\n  - name: a\n  - name: b\n    sleepCommand: /bin/sleep\n", "spec.sidecars[1].sleepCommand", `expected a list, found the string "/bin/sleep"`},
 		{"selector entry is not a mapping", "  targets: {include: [{kind: Job}, Deployment]}\n", "spec.targets.include[1]", `expected a mapping, found the string "Deployment"`},
 	}
