@@ -105,7 +105,7 @@ func TestAnnotationValues(t *testing.T) {
 		{"wait-before-exit not a duration", "", `sidecar-lifecycle.dev/wait-before-exit: forever`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "forever" is not a duration`},
 		{"wait-before-exit over the maximum", "", `sidecar-lifecycle.dev/wait-before-exit: 48h`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "48h" is longer than the maximum 24h`},
 		{"wait-before-exit plus margin", "", `sidecar-lifecycle.dev/wait-before-exit: "82801"`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "82801" plus spec.terminationGracePeriod.margin 1h is 24h0m1s`},
-		{"app-drain-delay over the maximum", `sidecar-lifecycle.dev/app-drain-delay: "9223372036"`, "", `metadata.annotations[sidecar-lifecycle.dev/app-drain-delay]: "9223372036" is too large`},
+		{"app-drain-delay over the maximum", `sidecar-lifecycle.dev/app-drain-delay: "9223372036"`, "", `metadata.annotations[sidecar-lifecycle.dev/app-drain-delay]: "9223372036" is longer than the maximum 24h: use a delay of at most 24h`},
 		{"unknown key", "", `sidecar-lifecycle.dev/skipp: "true"`, tmpl + `[sidecar-lifecycle.dev/skipp]: found an annotation the function does not know; want one of sidecar-lifecycle.dev/skip, sidecar-lifecycle.dev/mode, sidecar-lifecycle.dev/wait-before-exit, sidecar-lifecycle.dev/app-drain-delay, sidecar-lifecycle.dev/config-hash`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

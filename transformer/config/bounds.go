@@ -20,6 +20,10 @@ const MaxDelay = 24 * time.Hour
 // that it is at most MaxDelay, also with margin added.
 func ParseDelay(s string, margin time.Duration) (time.Duration, error) {
 	d, err := ParseDuration(s)
+	var tooLong *RangeError
+	if errors.As(err, &tooLong) {
+		return 0, errors.New(overMax(s, MaxDelay+1, 0))
+	}
 	if err != nil {
 		return 0, err
 	}
