@@ -30,7 +30,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 			ordered.ExitDelay{
 				Container: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit),
 				Sleep:          ordered.Sleep{Action: sleepAction, Command: sc.SleepCommand},
-				NoSleepMessage: config.NoSleepBinary(sc.preset.Name, s.Version()),
+				NoSleepMessage: config.NoSleepMessage(sc.preset, s.Version()),
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}

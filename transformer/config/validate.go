@@ -104,15 +104,34 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 		return
 	}
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
-		add(at+".waitBeforeExit", NoSleepBinary(p.Name, s.version))
+		add(at+".waitBeforeExit", NoSleepMessage(p, s.version))
 	}
 }
 
-// NoSleepBinary is the message for an exit delay that the sidecar's image cannot sleep for.
-func NoSleepBinary(presetName string, v Version) string {
-	return fmt.Sprintf("the %s image has no sleep binary and kubernetesVersion %s has no sleep action: "+
-		"set kubernetesVersion to 1.%d or newer (lifecycle sleep action), use mode native, give sleepCommand, or drop waitBeforeExit and use the proxy's own --max-sigterm-delay flag",
-		presetName, v, SleepActionMinor)
+// NoSleepMessage is the message for an exit delay that cannot be written:
+// kubernetesVersion v has no sleep action and the sidecar has no
+// sleepCommand, because the preset's image has no sleep binary or because
+// the config set sleepCommand to an empty list. It offers only what works
+// at v: mode native from 1.29, and the sidecar's own exit setting.
+func NoSleepMessage(p preset.Preset, v Version) string {
+	why := fmt.Sprintf("the %s image has no sleep binary", p.Name)
+	sleep := "give sleepCommand (a sleep binary the image has)"
+	if p.SleepCommand != nil {
+		why = "sleepCommand is empty"
+		sleep = fmt.Sprintf("give sleepCommand (such as %s, the default)", "["+strings.Join(p.SleepCommand, ", ")+"]")
+	}
+	fixes := []string{fmt.Sprintf("set kubernetesVersion to 1.%d or newer (the lifecycle sleep action)", SleepActionMinor)}
+	if v.AtLeast(NativeSidecarMinor) {
+		fixes = append(fixes, "use mode native (kubelet stops native sidecars after the application)")
+	}
+	fixes = append(fixes, sleep)
+	if p.NoSleep != "" {
+		fixes = append(fixes, "drop waitBeforeExit and "+p.NoSleep)
+	} else {
+		fixes = append(fixes, "drop waitBeforeExit")
+	}
+	last := len(fixes) - 1
+	return fmt.Sprintf("%s and kubernetesVersion %s has no sleep action: %s, or %s", why, v, strings.Join(fixes[:last], ", "), fixes[last])
 }
 
 func validateSelector(add func(string, string), at string, sel Selector) {

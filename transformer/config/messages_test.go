@@ -1,0 +1,54 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// TestNoSleepMessage: an exit delay that cannot be written says why (the
+// image's missing sleep, or an empty sleepCommand) and offers only fixes
+// that work: mode native from 1.29, and the sidecar's own flag only for
+// the sidecar that has one.
+func TestNoSleepMessage(t *testing.T) {
+	spec := header + "spec:\n"
+	for _, tc := range []struct {
+		name, config string
+		want         string
+		wantNot      []string
+	}{
+		{"cloud-sql-proxy at 1.29", spec + "  kubernetesVersion: \"1.29\"\n  sidecars: [{preset: cloud-sql-proxy, waitBeforeExit: 10s}]\n",
+			"spec.sidecars[0].waitBeforeExit: the cloud-sql-proxy image has no sleep binary and kubernetesVersion 1.29 has no sleep action: " +
+				"set kubernetesVersion to 1.30 or newer (the lifecycle sleep action), use mode native (kubelet stops native sidecars after the application), " +
+				"give sleepCommand (a sleep binary the image has), or drop waitBeforeExit and give the proxy its own --min-sigterm-delay flag",
+			nil},
+		{"cloud-sql-proxy at 1.28: native needs 1.29", spec + "  kubernetesVersion: \"1.28\"\n  sidecars: [{preset: cloud-sql-proxy, waitBeforeExit: 10s}]\n",
+			"set kubernetesVersion to 1.30 or newer (the lifecycle sleep action), give sleepCommand (a sleep binary the image has), or drop waitBeforeExit and give the proxy",
+			[]string{"mode native"}},
+		{"linkerd with an empty sleepCommand", spec + "  kubernetesVersion: \"1.28\"\n  sidecars: [{preset: linkerd, waitBeforeExit: 10s, sleepCommand: []}]\n",
+			"spec.sidecars[0].waitBeforeExit: sleepCommand is empty and kubernetesVersion 1.28 has no sleep action: " +
+				"set kubernetesVersion to 1.30 or newer (the lifecycle sleep action), give sleepCommand (such as [/bin/sleep], the default), or drop waitBeforeExit",
+			[]string{"sigterm", "linkerd image", "no sleep binary"}},
+		{"istio with an empty sleepCommand at 1.29", spec + "  kubernetesVersion: \"1.29\"\n  sidecars: [{preset: istio, waitBeforeExit: 10s, sleepCommand: []}]\n",
+			"sleepCommand is empty and kubernetesVersion 1.29 has no sleep action: set kubernetesVersion to 1.30 or newer (the lifecycle sleep action), use mode native",
+			[]string{"sigterm", "istio image"}},
+		{"preset none with an empty sleepCommand", spec + "  kubernetesVersion: \"1.28\"\n  sidecars: [{name: vault-agent, waitBeforeExit: 10s, sleepCommand: []}]\n",
+			"sleepCommand is empty and kubernetesVersion 1.28", []string{"none image", "sigterm"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := config.LoadBytes([]byte(tc.config))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			for _, not := range tc.wantNot {
+				if strings.Contains(err.Error(), not) {
+					t.Errorf("error %q contains %q", err, not)
+				}
+			}
+		})
+	}
+}
