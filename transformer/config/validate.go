@@ -41,7 +41,8 @@ func (c *SidecarLifecycle) Validate() error {
 		validateSidecar(add, fmt.Sprintf("spec.sidecars[%d]", i), &s.Sidecars[i], s, err == nil)
 		name := s.Sidecars[i].Name
 		if j, dup := seen[name]; dup && name != "" {
-			add(fmt.Sprintf("spec.sidecars[%d].name", i), fmt.Sprintf("%q is already spec.sidecars[%d]", name, j))
+			add(fmt.Sprintf("spec.sidecars[%d].name", i), fmt.Sprintf("%q is already the name of spec.sidecars[%d], and a container is ordered once: "+
+				"remove this entry or merge it into spec.sidecars[%d]", name, j, j))
 		}
 		seen[name] = i
 	}
@@ -95,7 +96,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	}
 	if sc.CloudSQLProxy != nil {
 		if ok && p.Edits != preset.CloudSQLProxyEdits {
-			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s", p.Name))
+			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s: remove it, or set preset to cloud-sql-proxy", p.Name))
 		} else {
 			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)
 		}
