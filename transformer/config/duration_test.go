@@ -140,6 +140,7 @@ func TestParseVersion(t *testing.T) {
 		{in: "1.30.1.2", wantErr: "is not a Kubernetes version"},
 		{in: "1.x", wantErr: "is not a Kubernetes version"},
 		{in: "1.-1", wantErr: "is not a Kubernetes version"},
+		{in: "1.99999999999999999999", wantErr: `"1.99999999999999999999" is out of range: no Kubernetes version has a number that large; write one such as "1.30"`},
 		{in: "latest", wantErr: "is not a Kubernetes version"},
 	}
 	for _, tc := range tests {

@@ -52,3 +52,23 @@ func TestNoSleepMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeBounds: a startupProbe's numbers out of range say so and what
+// to give instead, and its grace period is one kubelet can count.
+func TestProbeBounds(t *testing.T) {
+	spec := header + "spec:\n  sidecars:\n  - name: a\n    startupProbe:\n      httpGet: {port: 8080}\n"
+	for _, tc := range []struct {
+		name, probe, path, want string
+	}{
+		{"negative period", "      periodSeconds: -1\n", "spec.sidecars[0].startupProbe.periodSeconds", "-1 is negative: use 0 or more"},
+		{"grace period kubelet wraps", "      terminationGracePeriodSeconds: 9223372037\n", "spec.sidecars[0].startupProbe.terminationGracePeriodSeconds",
+			"9223372037 is longer than kubelet can count (it multiplies the seconds by time.Second in an int64, which wraps around): give at most 9223372036"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkFieldError(t, spec+tc.probe, []string{tc.path}, tc.want)
+		})
+	}
+	if _, err := config.LoadBytes([]byte(spec + "      terminationGracePeriodSeconds: 9223372036\n")); err != nil {
+		t.Errorf("the kubelet limit itself: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,6 +22,9 @@ func ParseVersion(s string) (Version, error) {
 	var nums [3]int
 	for i, p := range parts {
 		n, err := strconv.Atoi(p)
+		if errors.Is(err, strconv.ErrRange) {
+			return Version{}, fmt.Errorf("%q is out of range: no Kubernetes version has a number that large; write one such as \"1.30\"", s)
+		}
 		if err != nil || n < 0 {
 			return Version{}, fmt.Errorf("%q is not a Kubernetes version such as \"1.30\"", s)
 		}

@@ -23,11 +23,9 @@ const Field = "terminationGracePeriodSeconds"
 // DefaultSeconds is what Kubernetes uses when the field is absent.
 const DefaultSeconds = 30
 
-// KubeletMaxSeconds is the longest grace period kubelet can count: it
-// multiplies the seconds by time.Second in an int64 of nanoseconds, which
-// wraps around above 9223372036 seconds (292 years). The API server takes
-// any int64; the function never writes more than this.
-const KubeletMaxSeconds = math.MaxInt64 / int64(time.Second)
+// KubeletMaxSeconds is the longest grace period kubelet can count
+// (config.KubeletMaxSeconds); the function never writes more.
+const KubeletMaxSeconds = config.KubeletMaxSeconds
 
 // Filter makes terminationGracePeriodSeconds cover the longest preStop of
 // any container, the application's included, plus Margin, as Policy says, and fails when a sleep action
