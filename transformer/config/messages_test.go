@@ -61,6 +61,8 @@ func TestProbeBounds(t *testing.T) {
 		name, probe, path, want string
 	}{
 		{"negative period", "      periodSeconds: -1\n", "spec.sidecars[0].startupProbe.periodSeconds", "-1 is negative: use 0 or more"},
+		{"a number past 64 bits is an integer out of range", "      periodSeconds: 99999999999999999999\n", "spec.sidecars[0].startupProbe.periodSeconds",
+			"found the integer 99999999999999999999, past the int64 maximum 9223372036854775807"},
 		{"grace period kubelet wraps", "      terminationGracePeriodSeconds: 9223372037\n", "spec.sidecars[0].startupProbe.terminationGracePeriodSeconds",
 			"9223372037 is longer than kubelet can count (it multiplies the seconds by time.Second in an int64, which wraps around): give at most 9223372036"},
 	} {

@@ -51,11 +51,13 @@ func (e *Errors) add(p *field.Path, n *yaml.Node, want string) {
 // int64Max is the largest value of the API server's int64 fields.
 const int64Max = "9223372036854775807"
 
-// pastInt64 reports whether the node is a decimal integer (which yaml.v3
-// may resolve as a float past 64 bits) too large for an int64.
+// pastInt64 reports whether the node is a decimal integer too large for an
+// int64 that yaml.v3 still resolves as an integer (one that fits in a
+// uint64); report.Found names larger ones, which it resolves as floats,
+// as out of range itself.
 func pastInt64(n *yaml.Node) bool {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == yaml.NodeTagString || !decimal.MatchString(n.Value) {
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagInt || !decimal.MatchString(n.Value) {
 		return false
 	}
 	_, err := strconv.ParseInt(n.Value, 10, 64)

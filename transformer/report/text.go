@@ -1,7 +1,9 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -94,7 +96,7 @@ func Found(n *yaml.Node) string {
 		if wholeNumber.MatchString(n.Value) {
 			// yaml.v3 resolves an integer past 64 bits as a float; the
 			// YAML 1.2 core schema reads it as an integer.
-			return "the integer " + Literal(n.Value)
+			return "the integer " + Literal(n.Value) + pastInt64(n.Value)
 		}
 		return "the float " + Literal(n.Value)
 	case yaml.NodeTagBool:
@@ -110,6 +112,18 @@ func Found(n *yaml.Node) string {
 
 // wholeNumber is an integer in decimal, with an optional sign.
 var wholeNumber = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
+// pastInt64 says that a decimal integer is out of the int64 range, or
+// returns "".
+func pastInt64(v string) string {
+	if _, err := strconv.ParseInt(v, 10, 64); !errors.Is(err, strconv.ErrRange) {
+		return ""
+	}
+	if strings.HasPrefix(v, "-") {
+		return ", past the int64 minimum " + strconv.FormatInt(math.MinInt64, 10)
+	}
+	return ", past the int64 maximum " + strconv.FormatInt(math.MaxInt64, 10)
+}
 
 // literalText is a scalar that reads the same without quotes: the
 // characters of YAML numbers, booleans, timestamps and tags.
