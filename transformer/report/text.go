@@ -91,22 +91,22 @@ func Found(n *yaml.Node) string {
 	case yaml.NodeTagString:
 		return "the string " + Quote(n.Value)
 	case yaml.NodeTagInt:
-		return "the integer " + Literal(n.Value)
+		return "the integer " + literal(n.Value)
 	case yaml.NodeTagFloat:
 		if wholeNumber.MatchString(n.Value) {
 			// yaml.v3 resolves an integer past 64 bits as a float; the
 			// YAML 1.2 core schema reads it as an integer.
-			return "the integer " + Literal(n.Value) + pastInt64(n.Value)
+			return "the integer " + literal(n.Value) + pastInt64(n.Value)
 		}
-		return "the float " + Literal(n.Value)
+		return "the float " + literal(n.Value)
 	case yaml.NodeTagBool:
-		return "the boolean " + Literal(n.Value)
+		return "the boolean " + literal(n.Value)
 	case "!!timestamp":
-		return "the timestamp " + Literal(n.Value)
+		return "the timestamp " + literal(n.Value)
 	case "!!binary":
 		return "binary data"
 	default:
-		return "the value " + Quote(n.Value) + " tagged " + Literal(tag)
+		return "the value " + Quote(n.Value) + " tagged " + literal(tag)
 	}
 }
 
@@ -129,10 +129,10 @@ func pastInt64(v string) string {
 // characters of YAML numbers, booleans, timestamps and tags.
 var literalText = regexp.MustCompile(`^[A-Za-z0-9._:+!/-]+$`)
 
-// Literal returns a number, boolean or timestamp from the input for a
+// literal returns a number, boolean or timestamp from the input for a
 // message as it is written (-5, 1e3, 0x10), shortened as Quote shortens;
 // anything that would not read the same without quotes is quoted.
-func Literal(s string) string {
+func literal(s string) string {
 	if !literalText.MatchString(s) {
 		return Quote(s)
 	}
