@@ -124,7 +124,7 @@ func TestErrorLines(t *testing.T) {
 		{"config type errors", listHead + "items: []\nfunctionConfig:\n  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec:\n    sidecars:\n    - preset: linkerd\n    - name: x\n      startupProbe: {httpGet: {port: [1]}, initialDelaySeconds: 1.5}\n      bogus: 1\n",
 			[]string{
 				"sidecar-lifecycle: error: spec.sidecars[1].startupProbe.httpGet.port: expected a port number or name (an integer or a string), found a list of 1 entry",
-				"sidecar-lifecycle: error: spec.sidecars[1].startupProbe.initialDelaySeconds: expected an integer, found the number 1.5",
+				"sidecar-lifecycle: error: spec.sidecars[1].startupProbe.initialDelaySeconds: expected an integer, found the float 1.5",
 				"sidecar-lifecycle: error: spec.sidecars[1].bogus: unknown field",
 			}},
 		{"containers is a mapping with many keys", listHead + "items:\n" + deployment("{containers: {"+strings.Repeat("a: 1, ", 40)+"z: 2}}") + linkerd,

@@ -56,6 +56,13 @@ Run it from:
   CI check    the same config with spec.action: validate fails (exit 1) on
               every workload that is not as configured
 
+Helm 3 does not pass a chart's hooks (helm.sh/hook Jobs, helm test Pods) to
+a post-renderer: they are installed, or printed by helm template, unedited,
+and the function cannot tell they were left out. Helm 4 passes them. For a
+chart whose hooks carry a sidecar, use Helm 4, or kustomize helmCharts: (or
+helm template ... | sidecar-lifecycle --config policy.yaml), where hooks
+are documents like the rest and are edited.
+
 functionConfig (every field optional):
   apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
   kind: SidecarLifecycle

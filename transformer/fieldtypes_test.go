@@ -20,32 +20,32 @@ func TestWrongFieldTypes(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec, want string
 	}{
-		{"grace float exponent", "terminationGracePeriodSeconds: 1e23\ncontainers: [{name: app}, " + sc + "]", grace + `found the number 1e23`},
-		{"grace fraction", "terminationGracePeriodSeconds: 30.5\ncontainers: [{name: app}, " + sc + "]", grace + `found the number 30.5`},
+		{"grace float exponent", "terminationGracePeriodSeconds: 1e23\ncontainers: [{name: app}, " + sc + "]", grace + `found the float 1e23`},
+		{"grace fraction", "terminationGracePeriodSeconds: 30.5\ncontainers: [{name: app}, " + sc + "]", grace + `found the float 30.5`},
 		{"grace quoted", "terminationGracePeriodSeconds: \"30\"\ncontainers: [{name: app}, " + sc + "]", grace + `found the string "30"`},
 		{"grace mapping", "terminationGracePeriodSeconds: {a: 1}\ncontainers: [{name: app}, " + sc + "]", grace + "found a mapping"},
-		{"grace negative", "terminationGracePeriodSeconds: -5\ncontainers: [{name: app}, " + sc + "]", grace + `found the number "-5"`},
-		{"grace hexadecimal", "terminationGracePeriodSeconds: 0x20\ncontainers: [{name: app}, " + sc + "]", grace + `found the number 0x20`},
-		{"grace leading zero", "terminationGracePeriodSeconds: 030\ncontainers: [{name: app}, " + sc + "]", grace + `found the number 030`},
-		{"grace beyond int64", "terminationGracePeriodSeconds: 99999999999999999999\ncontainers: [{name: app}, " + sc + "]", grace + `found the number 99999999999999999999`},
+		{"grace negative", "terminationGracePeriodSeconds: -5\ncontainers: [{name: app}, " + sc + "]", grace + `found the integer -5`},
+		{"grace hexadecimal", "terminationGracePeriodSeconds: 0x20\ncontainers: [{name: app}, " + sc + "]", grace + `found the integer 0x20`},
+		{"grace leading zero", "terminationGracePeriodSeconds: 030\ncontainers: [{name: app}, " + sc + "]", grace + `found the integer 030`},
+		{"grace beyond int64", "terminationGracePeriodSeconds: 99999999999999999999\ncontainers: [{name: app}, " + sc + "]", grace + `found the integer 99999999999999999999, past the int64 maximum 9223372036854775807`},
 		{"containers mapping", "containers: {app: {image: a}}", "spec.template.spec.containers: found a mapping"},
 		{"initContainers scalar", "initContainers: oops\ncontainers: [{name: app}, " + sc + "]", `spec.template.spec.initContainers: found the string "oops"`},
 		{"container scalar", "containers: [app, " + sc + "]", `spec.template.spec.containers[0]: found the string "app"`},
 		{"container without name", "containers: [{image: a}, " + sc + "]", "spec.template.spec.containers[0].name: found nothing"},
-		{"container name number", "containers: [{name: 5}, " + sc + "]", `spec.template.spec.containers[0].name: found the number 5`},
+		{"container name number", "containers: [{name: 5}, " + sc + "]", `spec.template.spec.containers[0].name: found the integer 5`},
 		{"container name blank", "containers: [{name: ' '}, " + sc + "]", `spec.template.spec.containers[0].name: found the string " "`},
-		{"lifecycle scalar", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: 3}]", c1 + "lifecycle: found the number 3"},
+		{"lifecycle scalar", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: 3}]", c1 + "lifecycle: found the integer 3"},
 		{"preStop scalar", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {preStop: x}}]", c1 + `lifecycle.preStop: found the string "x"`},
 		{"postStart list", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {postStart: [1]}}]", c1 + "lifecycle.postStart: found a list"},
 		{"exec command scalar", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {postStart: {exec: {command: /bin/x}}}}]", c1 + `lifecycle.postStart.exec.command: found the string "/bin/x"`},
-		{"exec command number", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {preStop: {exec: {command: [sleep, 5]}}}}]", c1 + `lifecycle.preStop.exec.command[1]: found the number 5`},
-		{"sleep seconds fraction", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {preStop: {sleep: {seconds: 5.5}}}}]", c1 + `lifecycle.preStop.sleep.seconds: found the number 5.5`},
+		{"exec command number", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {preStop: {exec: {command: [sleep, 5]}}}}]", c1 + `lifecycle.preStop.exec.command[1]: found the integer 5`},
+		{"sleep seconds fraction", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {preStop: {sleep: {seconds: 5.5}}}}]", c1 + `lifecycle.preStop.sleep.seconds: found the float 5.5`},
 		{"sleep seconds quoted", "containers: [{name: app}, {name: linkerd-proxy, lifecycle: {preStop: {sleep: {seconds: '5'}}}}]", c1 + `lifecycle.preStop.sleep.seconds: found the string "5"`},
-		{"probe port out of range", "containers: [{name: app}, {name: linkerd-proxy, readinessProbe: {httpGet: {port: 70000}}}]", c1 + `readinessProbe.httpGet.port: found the number 70000`},
+		{"probe port out of range", "containers: [{name: app}, {name: linkerd-proxy, readinessProbe: {httpGet: {port: 70000}}}]", c1 + `readinessProbe.httpGet.port: found the integer 70000`},
 		{"probe port bad name", "containers: [{name: app}, {name: linkerd-proxy, startupProbe: {tcpSocket: {port: Admin_Port}}}]", c1 + `startupProbe.tcpSocket.port: found the string "Admin_Port"`},
 		{"grpc port name", "containers: [{name: app}, {name: linkerd-proxy, startupProbe: {grpc: {port: admin}}}]", c1 + `startupProbe.grpc.port: found the string "admin"`},
 		{"restartPolicy mapping", "initContainers: [{name: init, restartPolicy: {always: true}}]\ncontainers: [{name: app}, " + sc + "]", "spec.template.spec.initContainers[0].restartPolicy: found a mapping"},
-		{"args number", "containers: [{name: app}, {name: linkerd-proxy, args: [--port, 4191]}]", c1 + `args[1]: found the number 4191`},
+		{"args number", "containers: [{name: app}, {name: linkerd-proxy, args: [--port, 4191]}]", c1 + `args[1]: found the integer 4191`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := "      " + strings.ReplaceAll(tc.spec, "\n", "\n      ")
@@ -105,7 +105,7 @@ func TestAnnotationValues(t *testing.T) {
 		{"wait-before-exit not a duration", "", `sidecar-lifecycle.dev/wait-before-exit: forever`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "forever" is not a duration`},
 		{"wait-before-exit over the maximum", "", `sidecar-lifecycle.dev/wait-before-exit: 48h`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "48h" is longer than the maximum 24h`},
 		{"wait-before-exit plus margin", "", `sidecar-lifecycle.dev/wait-before-exit: "82801"`, tmpl + `[sidecar-lifecycle.dev/wait-before-exit]: "82801" plus spec.terminationGracePeriod.margin 1h is 24h0m1s`},
-		{"app-drain-delay over the maximum", `sidecar-lifecycle.dev/app-drain-delay: "9223372036"`, "", `metadata.annotations[sidecar-lifecycle.dev/app-drain-delay]: "9223372036" is too large`},
+		{"app-drain-delay over the maximum", `sidecar-lifecycle.dev/app-drain-delay: "9223372036"`, "", `metadata.annotations[sidecar-lifecycle.dev/app-drain-delay]: "9223372036" is longer than the maximum 24h: use a delay of at most 24h`},
 		{"unknown key", "", `sidecar-lifecycle.dev/skipp: "true"`, tmpl + `[sidecar-lifecycle.dev/skipp]: found an annotation the function does not know; want one of sidecar-lifecycle.dev/skip, sidecar-lifecycle.dev/mode, sidecar-lifecycle.dev/wait-before-exit, sidecar-lifecycle.dev/app-drain-delay, sidecar-lifecycle.dev/config-hash`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package transformer
 
 import (
+	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,12 +31,12 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 			ordered.ExitDelay{
 				Container: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit),
 				Sleep:          ordered.Sleep{Action: sleepAction, Command: sc.SleepCommand},
-				NoSleepMessage: config.NoSleepBinary(sc.preset.Name, s.Version()),
+				NoSleepMessage: config.NoSleepMessage(sc.preset, s.Version()),
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}
 	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestExit(injected), log)...)
-	warnOrdered(w, spec, sidecars, p, log)
+	warnOrdered(w, spec, s, sidecars, p, log)
 	return filters
 }
 
@@ -100,7 +101,7 @@ func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, log 
 }
 
 // warnOrdered reports what ordered mode cannot guarantee for this workload.
-func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, p plan, log *report.Log) {
+func warnOrdered(w *workload.Workload, spec *yaml.RNode, s *config.Spec, sidecars []sidecarPlan, p plan, log *report.Log) {
 	for i, sc := range sidecars {
 		switch {
 		case len(sc.waitCommand) == 0 && sc.preset.Edits != preset.CloudSQLProxyEdits: // package cloudsql reports its own
@@ -110,16 +111,23 @@ func warnOrdered(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan,
 		}
 		for _, later := range sidecars[i+1:] {
 			if sc.waitBeforeExit < later.waitBeforeExit {
-				log.Warn("%s starts before %s but would exit earlier (waitBeforeExit %s < %s)", sc.Name, later.Name, sc.waitBeforeExit, later.waitBeforeExit)
+				log.Warn("%s starts before %s but would exit earlier (waitBeforeExit %s < %s): give %s a waitBeforeExit of at least %s, or list %s before it in spec.sidecars",
+					sc.Name, later.Name, config.FormatDuration(sc.waitBeforeExit), config.FormatDuration(later.waitBeforeExit),
+					sc.Name, config.FormatDuration(later.waitBeforeExit), later.Name)
 			}
 		}
 	}
-	warnJob(w, p, log)
+	warnJob(w, p, s.Version(), log)
 }
 
 // warnJob warns that a Job's sidecar keeps it running in ordered mode.
-func warnJob(w *workload.Workload, p plan, log *report.Log) {
-	if w.IsJob() && p.mode != config.ModeNative {
-		log.Warn("%s in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete", w.Kind)
+func warnJob(w *workload.Workload, p plan, v config.Version, log *report.Log) {
+	if !w.IsJob() || p.mode == config.ModeNative {
+		return
 	}
+	native := "mode native lets it complete"
+	if !v.AtLeast(config.NativeSidecarMinor) {
+		native += fmt.Sprintf(" (kubernetesVersion 1.%d or newer)", config.NativeSidecarMinor)
+	}
+	log.Warn("%s in ordered mode: a sidecar that never exits keeps the Job running; %s", w.Kind, native)
 }

@@ -153,7 +153,7 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 			margin := t.Config.Spec.TerminationGracePeriod.Margin.Value
 			switch {
 			case ok && seconds > config.Seconds(config.MaxDelay-margin):
-				return fmt.Errorf("%s: waitBeforeExit auto: %ds (the application's drain + %ds) plus spec.terminationGracePeriod.margin %s is longer than the maximum %s; give waitBeforeExit a duration",
+				return fmt.Errorf("%s: waitBeforeExit auto: %ds (the application's drain + %ds) plus spec.terminationGracePeriod.margin %s is longer than the maximum %s; shorten the application's preStop, or give waitBeforeExit a duration (the sidecar then leaves before the application's drain ends)",
 					sc.Name, seconds, budget.AutoAllowance, config.FormatDuration(margin), config.FormatDuration(config.MaxDelay))
 			case ok:
 				sc.waitBeforeExit = time.Duration(seconds) * time.Second

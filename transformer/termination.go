@@ -1,6 +1,8 @@
 package transformer
 
 import (
+	"time"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
@@ -29,7 +31,8 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 	for i, sc := range injected {
 		exits[i] = budget.Exit{Name: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit), Injected: true}
 	}
-	for _, msg := range budget.ReadPod(spec, t.sidecarNames()).OrderedBreaks(exits) {
+	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
+	for _, msg := range budget.ReadPod(spec, t.sidecarNames()).OrderedBreaks(exits, longestExit) {
 		log.Break("%s", msg)
 	}
 }

@@ -173,7 +173,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 		// The mesh adds the proxy at admission: the app still drains and
 		// the grace period still covers the proxy's exit delay.
 		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), outcomeAnnotated
-		warnJob(w, p, log)
+		warnJob(w, p, t.Config.Spec.Version(), log)
 	}
 	if len(filters) > 0 {
 		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."),
@@ -218,14 +218,32 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 		case inContainers || (inInit && p.mode == config.ModeNative):
 			found = append(found, sc)
 		case inInit:
-			log.Warn("%s is an init container (native sidecar); ordered mode leaves it there", sc.Name)
+			warnInit(spec, sc.Name, log)
 		case sc.IfAbsent == config.IfAbsentFail:
-			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail)", sc.Name)
+			fix := "add it, leave the workload out (targets, or the annotation " + AnnotationSkip + `: "true"), or set ifAbsent to skip`
+			if sc.preset.Annotates() {
+				fix += " or annotate"
+			}
+			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail): %s", sc.Name, fix)
 		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates() && !sc.notInjected:
 			injected = append(injected, sc)
 		}
 	}
 	return found, injected
+}
+
+// warnInit says what ordered mode does with a sidecar found among the
+// init containers: a native sidecar is left where it is; a plain init
+// container must exit before the application starts, so it cannot be a
+// sidecar that keeps running.
+func warnInit(spec *yaml.RNode, name string, log *report.Log) {
+	c := podspec.Find(spec, podspec.InitContainers, name)
+	if rp, err := c.Pipe(yaml.Lookup("restartPolicy")); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
+		log.Warn("%s is a native sidecar (an init container with restartPolicy Always); ordered mode leaves it there", name)
+		return
+	}
+	log.Warn("%s is an init container without restartPolicy Always, which must exit before the application starts: ordered mode leaves it there; "+
+		"move it to containers, or use mode native (kubernetesVersion 1.%d or newer)", name, config.NativeSidecarMinor)
 }
 
 func names(sidecars []sidecarPlan) []string {

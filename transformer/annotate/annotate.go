@@ -174,7 +174,7 @@ func MergeProxyConfig(current string, keys [][2]any) (string, error) {
 	if trimmed != "" {
 		var err error
 		if rn, err = yaml.Parse(current); err != nil || rn.YNode().Kind != yaml.MappingNode {
-			return "", fmt.Errorf("is not a YAML or JSON mapping: %q", current)
+			return "", fmt.Errorf("is not a YAML or JSON mapping: %s; write it as one, such as {holdApplicationUntilProxyStarts: true}, or remove it", report.Quote(current))
 		}
 	}
 	changed := false

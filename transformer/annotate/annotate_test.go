@@ -24,7 +24,8 @@ func TestMergeProxyConfig(t *testing.T) {
 		{"YAML stays YAML", "concurrency: 1\nterminationDrainDuration: 5s\n", both,
 			"concurrency: 1\nterminationDrainDuration: 20s\nholdApplicationUntilProxyStarts: true\n", ""},
 		{"already set: unchanged text", `{ "holdApplicationUntilProxyStarts": true }`, hold, `{ "holdApplicationUntilProxyStarts": true }`, ""},
-		{"a list is an error", "[a, b]", hold, "", "not a YAML or JSON mapping"},
+		{"a list is an error", "[a, b]", hold, "", `is not a YAML or JSON mapping: "[a, b]"; write it as one, such as {holdApplicationUntilProxyStarts: true}, or remove it`},
+		{"a long value is shortened in the error", "[" + strings.Repeat("a, ", 40) + "a]", hold, "", `mapping: "[a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,"…; write it`},
 		{"garbage is an error", "{not: [valid", hold, "", "not a YAML or JSON mapping"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,7 +43,7 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	}
 	rn, err := yaml.Parse(cur)
 	if err != nil || rn.YNode().Kind != yaml.MappingNode {
-		f.Log.Warn("annotation %s is not a JSON object, left as it is: %q", IstioStatus, cur)
+		f.Log.Warn("annotation %s is not a JSON object, left as it is: %s", IstioStatus, report.Quote(cur))
 		return meta, nil
 	}
 	containers := names(rn.Field("containers"))

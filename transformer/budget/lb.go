@@ -2,6 +2,7 @@ package budget
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -75,9 +76,9 @@ func ParseAttributes(value string) Attribute {
 		if !ok || strings.TrimSpace(key) != DeregistrationDelay {
 			continue
 		}
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 0 {
-			a.Known, a.Problem = false, fmt.Sprintf("%s=%q is not a number of seconds", DeregistrationDelay, strings.TrimSpace(v))
+		n, problem := wholeSeconds(strings.TrimSpace(v))
+		if problem != "" {
+			a.Known, a.Problem = false, fmt.Sprintf("%s=%q %s", DeregistrationDelay, strings.TrimSpace(v), problem)
 			continue
 		}
 		a.Seconds, a.Known, a.Problem = n, true, ""
@@ -242,9 +243,9 @@ func observeBackendConfig(item *yaml.RNode, ref Ref) *BackendConfig {
 	if n == nil {
 		return b
 	}
-	v, err := strconv.ParseInt(yaml.GetValue(n), 10, 64)
-	if err != nil || v < 0 {
-		b.Problem = fmt.Sprintf("spec.connectionDraining.drainingTimeoutSec %q is not a number of seconds", yaml.GetValue(n))
+	v, problem := wholeSeconds(yaml.GetValue(n))
+	if problem != "" {
+		b.Problem = fmt.Sprintf("spec.connectionDraining.drainingTimeoutSec %q %s", yaml.GetValue(n), problem)
 		return b
 	}
 	b.DrainingTimeoutSec = v
@@ -297,4 +298,21 @@ func stringMap(m *yaml.RNode) map[string]string {
 		out[c[i].Value] = c[i+1].Value
 	}
 	return out
+}
+
+// wholeSeconds reads a non-negative whole number of seconds, or says what
+// is wrong with it: negative, past the int64 maximum, or not a number.
+func wholeSeconds(v string) (int64, string) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && strings.HasPrefix(v, "-"):
+		return 0, "is negative"
+	case errors.Is(err, strconv.ErrRange):
+		return 0, "is out of range: past the int64 maximum 9223372036854775807"
+	case err != nil:
+		return 0, "is not a whole number of seconds"
+	case n < 0:
+		return 0, "is negative"
+	}
+	return n, ""
 }

@@ -24,8 +24,10 @@ func TestParseAttributes(t *testing.T) {
 		{"deregistration_delay.timeout_seconds=0", 0, true, ""},
 		{"stickiness.enabled=true", 0, false, ""},
 		{"", 0, false, ""},
-		{"deregistration_delay.timeout_seconds=5m", 0, false, `"5m" is not a number of seconds`},
-		{"deregistration_delay.timeout_seconds=-1", 0, false, "is not a number"},
+		{"deregistration_delay.timeout_seconds=5m", 0, false, `deregistration_delay.timeout_seconds="5m" is not a whole number of seconds`},
+		{"deregistration_delay.timeout_seconds=-1", 0, false, `"-1" is negative`},
+		{"deregistration_delay.timeout_seconds=-99999999999999999999", 0, false, "is negative"},
+		{"deregistration_delay.timeout_seconds=99999999999999999999", 0, false, `"99999999999999999999" is out of range: past the int64 maximum 9223372036854775807`},
 	}
 	for _, tc := range tests {
 		a := budget.ParseAttributes(tc.in)
@@ -130,6 +132,9 @@ func TestObserveBackendConfig(t *testing.T) {
 	}
 	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {timeoutSec: 40}\n").BackendConfig; b.DrainingTimeoutSec != 0 || b.Problem != "" {
 		t.Errorf("absent draining read as %+v", b)
+	}
+	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: 9223372036854775808}}\n").BackendConfig; b.Problem != `spec.connectionDraining.drainingTimeoutSec "9223372036854775808" is out of range: past the int64 maximum 9223372036854775807` {
+		t.Errorf("a drainingTimeoutSec past int64: problem %q", b.Problem)
 	}
 	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: long}}\n").BackendConfig; b.Problem == "" {
 		t.Error("a drainingTimeoutSec that is not a number has no problem")

@@ -148,7 +148,10 @@ type Exit struct {
 // OrderedBreaks returns one message for each sidecar that leaves before the
 // application's longest readable preStop ends. The sidecars are those in
 // spec.containers (their own preStop counts) and the injected ones.
-func (p Pod) OrderedBreaks(injected []Exit) []string {
+// longestExit is the longest waitBeforeExit the config can ask for, in
+// seconds (config.MaxDelay minus the margin): the fix a message suggests
+// stays within it.
+func (p Pod) OrderedBreaks(injected []Exit, longestExit int64) []string {
 	d := p.Drain()
 	if d.Container == "" || d.Seconds == 0 {
 		return nil
@@ -169,9 +172,22 @@ func (p Pod) OrderedBreaks(injected []Exit) []string {
 			who += " (injected by the mesh)"
 		}
 		out = append(out, who+" leaves at "+seconds(e.Seconds)+", before the preStop of "+d.Container+" ("+seconds(d.Seconds)+
-			") ends: the application loses its network while it drains; set waitBeforeExit above "+seconds(d.Seconds)+", or to auto")
+			") ends: the application loses its network while it drains; "+exitFix(d, longestExit))
 	}
 	return out
+}
+
+// exitFix says how a sidecar can outlast the drain: a waitBeforeExit above
+// it, or auto, where the config allows one that long; else a shorter drain.
+func exitFix(d Drain, longestExit int64) string {
+	switch {
+	case d.Seconds <= longestExit-AutoAllowance:
+		return "set waitBeforeExit above " + seconds(d.Seconds) + ", or to auto"
+	case d.Seconds < longestExit:
+		return "set waitBeforeExit above " + seconds(d.Seconds)
+	}
+	return "waitBeforeExit can be at most " + seconds(longestExit) + " (" + config.FormatDuration(config.MaxDelay) +
+		" less spec.terminationGracePeriod.margin), so shorten the preStop of " + d.Container
 }
 
 func seconds(s int64) string { return strconv.FormatInt(s, 10) + "s" }

@@ -59,7 +59,7 @@ func TestReadPod(t *testing.T) {
 
 func TestOrderedBreaks(t *testing.T) {
 	pod := budget.ReadPod(krmtest.Parse(t, issuePod), map[string]bool{"linkerd-proxy": true})
-	got := pod.OrderedBreaks([]budget.Exit{{Name: "istio-proxy", Seconds: 130, Injected: true}, {Name: "vault", Seconds: 131, Injected: true}})
+	got := pod.OrderedBreaks([]budget.Exit{{Name: "istio-proxy", Seconds: 130, Injected: true}, {Name: "vault", Seconds: 131, Injected: true}}, 86390)
 	if len(got) != 2 {
 		t.Fatalf("breaks %q, want linkerd-proxy and istio-proxy", got)
 	}
@@ -69,8 +69,27 @@ func TestOrderedBreaks(t *testing.T) {
 		}
 	}
 	calm := budget.ReadPod(krmtest.Parse(t, "containers:\n- name: proxy\n  lifecycle: {preStop: {sleep: {seconds: 5}}}\n- name: app\n"), map[string]bool{"proxy": true})
-	if got := calm.OrderedBreaks(nil); len(got) != 0 {
+	if got := calm.OrderedBreaks(nil, 86390); len(got) != 0 {
 		t.Errorf("an app without preStop breaks nothing, got %q", got)
+	}
+}
+
+// TestOrderedBreaksFix: the fix a break suggests is one the config can
+// write: no waitBeforeExit above what the config accepts, no auto that
+// would be longer.
+func TestOrderedBreaksFix(t *testing.T) {
+	tests := []struct{ drain, want string }{
+		{"130", "set waitBeforeExit above 130s, or to auto"},
+		{"86386", "set waitBeforeExit above 86386s"},
+		{"86390", "waitBeforeExit can be at most 86390s (24h less spec.terminationGracePeriod.margin), so shorten the preStop of app"},
+		{"9223372036854775807", "waitBeforeExit can be at most 86390s (24h less spec.terminationGracePeriod.margin), so shorten the preStop of app"},
+	}
+	for _, tc := range tests {
+		pod := budget.ReadPod(krmtest.Parse(t, "containers:\n- name: proxy\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \""+tc.drain+"\"]}}}\n"), map[string]bool{"proxy": true})
+		got := pod.OrderedBreaks(nil, 86390)
+		if len(got) != 1 || !strings.HasSuffix(got[0], "drains; "+tc.want) {
+			t.Errorf("drain %s: breaks %q, want one ending in %q", tc.drain, got, tc.want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package cloudsql
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -78,7 +79,11 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		return plan
 	}
 	if n, err := strconv.Atoi(p.Port()); err != nil || n < 1 || n > 65535 {
-		s.Log.Fail("%s: the proxy's health port %q is not a port number its %s can use", at, p.Port(), needs)
+		what := "is not a port number"
+		if err == nil || errors.Is(err, strconv.ErrRange) {
+			what = "is out of range"
+		}
+		s.Log.Fail("%s: the proxy's health port %q, which its %s needs, %s: give it one from 1 to 65535", at, p.Port(), needs, what)
 		return Plan{}
 	}
 	if len(p.Unread) > 0 {

@@ -134,7 +134,12 @@ func TestResolve(t *testing.T) {
 		{
 			name:   "a port that is not a number",
 			spec:   `containers: [{name: cloud-sql-proxy, args: ["--http-port=$(PORT)"]}]`,
-			errors: []string{`containers[0]: the proxy's health port "$(PORT)" is not a port number its wait command can use`},
+			errors: []string{`containers[0]: the proxy's health port "$(PORT)", which its wait command needs, is not a port number: give it one from 1 to 65535`},
+		},
+		{
+			name:   "a port out of range",
+			spec:   `containers: [{name: cloud-sql-proxy, args: ["--http-port=70000"]}]`,
+			errors: []string{`containers[0]: the proxy's health port "70000", which its wait command needs, is out of range: give it one from 1 to 65535`},
 		},
 		{
 			name:     "unreadable settings are warned about",

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -16,10 +17,20 @@ import (
 // drain that long: such a value is a mistake.
 const MaxDelay = 24 * time.Hour
 
+// KubeletMaxSeconds is the longest grace period kubelet can count: it
+// multiplies the seconds by time.Second in an int64 of nanoseconds, which
+// wraps around above 9223372036 seconds (292 years). The API server takes
+// any int64; the function never writes more than this.
+const KubeletMaxSeconds = math.MaxInt64 / int64(time.Second)
+
 // ParseDelay parses a delay (a duration or a number of seconds) and checks
 // that it is at most MaxDelay, also with margin added.
 func ParseDelay(s string, margin time.Duration) (time.Duration, error) {
 	d, err := ParseDuration(s)
+	var tooLong *RangeError
+	if errors.As(err, &tooLong) {
+		return 0, errors.New(overMax(s, MaxDelay+1, 0))
+	}
 	if err != nil {
 		return 0, err
 	}

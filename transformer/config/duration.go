@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -52,26 +53,55 @@ func (d Duration) Seconds() int64 {
 	return s
 }
 
+// maxSeconds is the longest bare number of seconds ParseDuration takes:
+// 2^62 nanoseconds, so that a margin added to it cannot overflow.
+const maxSeconds = int64(time.Duration(1<<62) / time.Second)
+
+// wholeSeconds is a bare integer of seconds, with an optional sign.
+var wholeSeconds = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
+// durationSyntax is what time.ParseDuration reads, whatever its size: an
+// optional sign, then numbers each with a unit.
+var durationSyntax = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+
+// RangeError is a duration that is written correctly but too long for the
+// function to hold.
+type RangeError struct {
+	// Raw is the value as written.
+	Raw string
+}
+
+// Error names the value and the longest duration the function holds.
+func (e RangeError) Error() string {
+	return fmt.Sprintf("%q is out of range: the longest duration the function takes is %ds", e.Raw, maxSeconds)
+}
+
 // ParseDuration parses a duration string or a bare number of seconds. It
-// rejects negative values.
+// rejects negative values, and names a value too long to hold (a
+// *RangeError) as out of range rather than as not a duration.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, fmt.Errorf("empty duration")
 	}
+	negative := strings.HasPrefix(s, "-") && strings.Trim(s, "-+0.nsuµμmh") != ""
 	var d time.Duration
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n < 0 {
-			return 0, fmt.Errorf("%q is negative", s)
-		}
-		if n > int64(time.Duration(1<<62)/time.Second) {
-			return 0, fmt.Errorf("%q is too large", s)
+	switch {
+	case negative && (wholeSeconds.MatchString(s) || durationSyntax.MatchString(s)):
+		return 0, fmt.Errorf("%q is negative", s)
+	case wholeSeconds.MatchString(s):
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n > maxSeconds {
+			return 0, &RangeError{Raw: s}
 		}
 		d = time.Duration(n) * time.Second
-	} else {
-		parsed, perr := time.ParseDuration(s)
-		if perr != nil {
-			return 0, fmt.Errorf("%q is not a duration such as 30s, 2m or a number of seconds", s)
+	default:
+		parsed, err := time.ParseDuration(s)
+		switch {
+		case err != nil && durationSyntax.MatchString(s):
+			return 0, &RangeError{Raw: s}
+		case err != nil:
+			return 0, fmt.Errorf("%q is not a duration such as 30s, 2m or a whole number of seconds", s)
 		}
 		d = parsed
 	}

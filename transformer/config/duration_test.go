@@ -27,11 +27,21 @@ func TestParseDuration(t *testing.T) {
 		{in: "   ", wantErr: "empty duration"},
 		{in: "-1s", wantErr: `"-1s" is negative`},
 		{in: "-5", wantErr: `"-5" is negative`},
-		{in: "soon", wantErr: `"soon" is not a duration such as 30s, 2m or a number of seconds`},
+		{in: "soon", wantErr: `"soon" is not a duration such as 30s, 2m or a whole number of seconds`},
 		{in: "30x", wantErr: "is not a duration"},
 		{in: "5 minutes", wantErr: "is not a duration"},
 		{in: "1e3", wantErr: "is not a duration"},
-		{in: "9223372036", wantErr: "is too large"},
+		{in: "9223372036", wantErr: `"9223372036" is out of range: the longest duration the function takes is 4611686018s`},
+		{in: "99999999999999999999", wantErr: `"99999999999999999999" is out of range`},
+		{in: "9999999999h", wantErr: `"9999999999h" is out of range`},
+		{in: "1h9999999999h", wantErr: "is out of range"},
+		{in: "-99999999999999999999", wantErr: `"-99999999999999999999" is negative`},
+		{in: "-9999999999h", wantErr: "is negative"},
+		{in: "-0", want: 0},
+		{in: "-0s", want: 0},
+		{in: "+5", want: 5 * time.Second},
+		{in: "4611686018", want: 4611686018 * time.Second},
+		{in: "4611686019", wantErr: "is out of range"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -127,7 +137,6 @@ func TestParseVersion(t *testing.T) {
 		{in: "1.100", want: config.Version{Major: 1, Minor: 100}},
 		{in: " 1.33 ", wantErr: `" 1.33 " is not a Kubernetes version such as "1.30"`},
 		{in: "1.+5", wantErr: "is not a Kubernetes version"},
-		{in: "1.99999999999999999999", wantErr: "is not a Kubernetes version"},
 		{in: "1.30-eks", wantErr: "is not a Kubernetes version"},
 		{in: "v2.1", wantErr: `"v2.1" is not a Kubernetes 1.x version`},
 		{in: "2.0", wantErr: `"2.0" is not a Kubernetes 1.x version`},
@@ -136,6 +145,7 @@ func TestParseVersion(t *testing.T) {
 		{in: "1.30.1.2", wantErr: "is not a Kubernetes version"},
 		{in: "1.x", wantErr: "is not a Kubernetes version"},
 		{in: "1.-1", wantErr: "is not a Kubernetes version"},
+		{in: "1.99999999999999999999", wantErr: `"1.99999999999999999999" is out of range: no Kubernetes version has a number that large; write one such as "1.30"`},
 		{in: "latest", wantErr: "is not a Kubernetes version"},
 	}
 	for _, tc := range tests {

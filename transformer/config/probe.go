@@ -35,14 +35,16 @@ func validateProbe(add func(string, string), at string, p *corev1.Probe) {
 	}{{"initialDelaySeconds", p.InitialDelaySeconds}, {"timeoutSeconds", p.TimeoutSeconds}, {"periodSeconds", p.PeriodSeconds},
 		{"successThreshold", p.SuccessThreshold}, {"failureThreshold", p.FailureThreshold}} {
 		if f.value < 0 {
-			add(at+"."+f.name, fmt.Sprintf("%d is negative", f.value))
+			add(at+"."+f.name, fmt.Sprintf("%d is negative: use 0 or more", f.value))
 		}
 	}
 	if p.SuccessThreshold > 1 {
 		add(at+".successThreshold", fmt.Sprintf("%d: a startupProbe's successThreshold must be 1", p.SuccessThreshold))
 	}
-	if p.TerminationGracePeriodSeconds != nil && *p.TerminationGracePeriodSeconds <= 0 {
-		add(at+".terminationGracePeriodSeconds", fmt.Sprintf("%d is not greater than 0: remove it or give a number of seconds", *p.TerminationGracePeriodSeconds))
+	if g := p.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
+		add(at+".terminationGracePeriodSeconds", fmt.Sprintf("%d is not greater than 0: remove it or give a number of seconds", *g))
+	} else if g != nil && *g > KubeletMaxSeconds {
+		add(at+".terminationGracePeriodSeconds", fmt.Sprintf("%d is longer than kubelet can count (it multiplies the seconds by time.Second in an int64, which wraps around): give at most %d", *g, KubeletMaxSeconds))
 	}
 	if p.Exec != nil && len(p.Exec.Command) == 0 {
 		add(at+".exec.command", "must not be empty")

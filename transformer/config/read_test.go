@@ -92,12 +92,12 @@ func TestReadErrors(t *testing.T) {
 		want       Errors
 	}{
 		{"wrong type", head + "spec: {<<: {mode: 3}}\n",
-			Errors{{"spec.mode", "expected one of ordered, native, auto, found the number 3"}}},
+			Errors{{"spec.mode", "expected one of ordered, native, auto, found the integer 3"}}},
 		{"unknown field", head + "base: &b {mdoe: native}\nspec: {app: {drainDelay: 1s}, <<: *b}\n",
 			Errors{{"spec.mdoe", "unknown field: the fields here are action, app, existingHooks, kubernetesVersion, mode, podSpecPaths, rolloutOnChange, sidecars, targets, terminationGracePeriod"},
 				{"base", "unknown field: the fields here are apiVersion, kind, metadata, spec"}}},
 		{"not a mapping", head + "spec: {<<: [{mode: auto}, 5]}\n",
-			Errors{{"spec.<<", "expected a mapping or a list of mappings to merge, found the number 5"}}},
+			Errors{{"spec.<<", "expected a mapping or a list of mappings to merge, found the integer 5"}}},
 		{"required fields", head + "metadata: {ownerReferences: [{kind: Deployment, name: web, uid: u, apiVersion: apps/v1}, {name: x, bogus: 1}]}\n" +
 			"spec: {sidecars: [{name: a, startupProbe: {httpGet: {port: 80, httpHeaders: [{name: X-Probe}]}}}]}\n",
 			Errors{{"metadata.ownerReferences[1].apiVersion", "is required"}, {"metadata.ownerReferences[1].kind", "is required"},

@@ -41,7 +41,8 @@ func (c *SidecarLifecycle) Validate() error {
 		validateSidecar(add, fmt.Sprintf("spec.sidecars[%d]", i), &s.Sidecars[i], s, err == nil)
 		name := s.Sidecars[i].Name
 		if j, dup := seen[name]; dup && name != "" {
-			add(fmt.Sprintf("spec.sidecars[%d].name", i), fmt.Sprintf("%q is already spec.sidecars[%d]", name, j))
+			add(fmt.Sprintf("spec.sidecars[%d].name", i), fmt.Sprintf("%q is already the name of spec.sidecars[%d], and a container is ordered once: "+
+				"remove this entry or merge it into spec.sidecars[%d]", name, j, j))
 		}
 		seen[name] = i
 	}
@@ -90,7 +91,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	}
 	if sc.CloudSQLProxy != nil {
 		if ok && p.Edits != preset.CloudSQLProxyEdits {
-			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s", p.Name))
+			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s: remove it, or set preset to cloud-sql-proxy", p.Name))
 		} else {
 			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)
 		}
@@ -99,15 +100,30 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 		return
 	}
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
-		add(at+".waitBeforeExit", NoSleepBinary(p.Name, s.version))
+		add(at+".waitBeforeExit", NoSleepMessage(p, s.version))
 	}
 }
 
-// NoSleepBinary is the message for an exit delay that the sidecar's image cannot sleep for.
-func NoSleepBinary(presetName string, v Version) string {
-	return fmt.Sprintf("the %s image has no sleep binary and kubernetesVersion %s has no sleep action: "+
-		"set kubernetesVersion to 1.%d or newer (lifecycle sleep action), use mode native, give sleepCommand, or drop waitBeforeExit and use the proxy's own --max-sigterm-delay flag",
-		presetName, v, SleepActionMinor)
+// NoSleepMessage is the message for an exit delay that cannot be written:
+// kubernetesVersion v has no sleep action and the sidecar has no
+// sleepCommand, because the preset's image has no sleep binary or because
+// the config set sleepCommand to an empty list. It offers only what works
+// at v: mode native from 1.29, and the sidecar's own exit setting.
+func NoSleepMessage(p preset.Preset, v Version) string {
+	why := fmt.Sprintf("the %s image has no sleep binary", p.Name)
+	sleep := "give sleepCommand (a sleep binary the image has)"
+	fixes := []string{fmt.Sprintf("set kubernetesVersion to 1.%d or newer (the lifecycle sleep action)", SleepActionMinor)}
+	if v.AtLeast(NativeSidecarMinor) {
+		fixes = append(fixes, "use mode native (kubelet stops native sidecars after the application)")
+	}
+	fixes = append(fixes, sleep)
+	if p.NoSleep != "" {
+		fixes = append(fixes, "drop waitBeforeExit and "+p.NoSleep)
+	} else {
+		fixes = append(fixes, "drop waitBeforeExit")
+	}
+	last := len(fixes) - 1
+	return fmt.Sprintf("%s and kubernetesVersion %s has no sleep action: %s, or %s", why, v, strings.Join(fixes[:last], ", "), fixes[last])
 }
 
 func validateSelector(add func(string, string), at string, sel Selector) {

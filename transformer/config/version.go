@@ -15,6 +15,10 @@ type Version struct {
 // versionRE matches the versions ParseVersion accepts.
 var versionRE = regexp.MustCompile(versionPattern)
 
+// longNumbersRE matches a 1.x version whose numbers are longer than
+// versionPattern allows.
+var longNumbersRE = regexp.MustCompile(`^v?1\.[0-9]+(\.[0-9]+)?$`)
+
 // otherMajorRE matches a version of another major than 1.
 var otherMajorRE = regexp.MustCompile(`^v?[0-9]+\.`)
 
@@ -25,6 +29,8 @@ func ParseVersion(s string) (Version, error) {
 	case versionRE.MatchString(s):
 		minor, _ := strconv.Atoi(strings.Split(strings.TrimPrefix(s, "v"), ".")[1]) // at most 4 digits
 		return Version{Major: 1, Minor: minor}, nil
+	case longNumbersRE.MatchString(s):
+		return Version{}, fmt.Errorf("%q is out of range: no Kubernetes version has a number that large; write one such as \"1.30\"", s)
 	case otherMajorRE.MatchString(s) && !strings.HasPrefix(strings.TrimPrefix(s, "v"), "1."):
 		return Version{}, fmt.Errorf("%q is not a Kubernetes 1.x version", s)
 	}

@@ -43,7 +43,7 @@ func TestAutoPastMaxDelay(t *testing.T) {
 	cfg := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nspec:\n  sidecars: [{name: proxy, waitBeforeExit: auto}]\n"
 	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: proxy, image: p}\n  - {name: app, image: a, lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775800\"]}}}}\n"
 	_, diags, err := runPlain(t, cfg, doc)
-	if err == nil || len(diags) == 0 || !strings.Contains(report.Line(diags[0]), "waitBeforeExit auto: 9223372036854775805s") || !strings.Contains(report.Line(diags[0]), "longer than the maximum 24h") {
+	if err == nil || len(diags) == 0 || !strings.Contains(report.Line(diags[0]), "waitBeforeExit auto: 9223372036854775805s") || !strings.Contains(report.Line(diags[0]), "longer than the maximum 24h; shorten the application's preStop, or give waitBeforeExit a duration") {
 		t.Errorf("error %v, diagnostics %+v", err, diags)
 	}
 }

@@ -23,6 +23,10 @@ const Field = "terminationGracePeriodSeconds"
 // DefaultSeconds is what Kubernetes uses when the field is absent.
 const DefaultSeconds = 30
 
+// KubeletMaxSeconds is the longest grace period kubelet can count
+// (config.KubeletMaxSeconds); the function never writes more.
+const KubeletMaxSeconds = config.KubeletMaxSeconds
+
 // Filter makes terminationGracePeriodSeconds cover the longest preStop of
 // any container, the application's included, plus Margin, as Policy says, and fails when a sleep action
 // would still be longer than the grace period (the API server rejects that).
@@ -73,6 +77,11 @@ func Longest(spec *yaml.RNode) (int64, string) {
 }
 
 func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
+	current := Current(spec)
+	if current > KubeletMaxSeconds {
+		f.Log.Warn("%s is %d, longer than kubelet can count: it multiplies the seconds by time.Second in an int64 of nanoseconds, "+
+			"which wraps around above %d; set it to at most %d", Field, current, KubeletMaxSeconds, KubeletMaxSeconds)
+	}
 	longest, name := Longest(spec)
 	if f.Floor > longest {
 		longest, name = f.Floor, "waitBeforeExit"
@@ -80,10 +89,15 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	if longest == 0 {
 		return spec, nil
 	}
-	current := Current(spec)
 	required := longest + config.Seconds(f.Margin)
 	if required < longest { // past the int64 the API server takes
 		required = math.MaxInt64
+	}
+	over := required > KubeletMaxSeconds
+	if over && f.Policy != config.GraceKeep {
+		f.Log.Warn("%s %ds + margin %s needs a grace period of %d, longer than kubelet can count (at most %d seconds): "+
+			"the pod is killed before it ends; shorten it", name, longest, f.Margin, required, KubeletMaxSeconds)
+		required = KubeletMaxSeconds
 	}
 	if current < required {
 		switch f.Policy {
@@ -91,18 +105,36 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 			if err := hook.SetInt(spec, Field, required); err != nil {
 				return nil, err
 			}
-			f.Log.Change("raised %s from %d to %d (%s %ds + margin %s)", Field, current, required, name, longest, f.Margin)
+			f.Log.Change("raised %s from %d to %d (%s %ds + margin %s%s)", Field, current, required, name, longest, f.Margin, capped(longest, f.Margin, required))
 			current = required
 		case config.GraceWarn:
-			f.Log.Warn("%s is %d, shorter than %s (%ds) + margin %s = %d: the pod may be killed before it drains",
-				Field, current, name, longest, f.Margin, required)
+			if over {
+				break // said above
+			}
+			f.Log.Warn("%s is %d, shorter than %s (%ds) + margin %s = %d: the pod may be killed before it drains; raise it to %d or set terminationGracePeriod.policy to raise",
+				Field, current, name, longest, f.Margin, required, required)
 		}
 	}
 	for _, c := range podspec.All(spec) {
-		if s, ok := hook.SleepAction(c, hook.PreStop); ok && s > current {
+		s, ok := hook.SleepAction(c, hook.PreStop)
+		switch {
+		case !ok || s <= current:
+		case s > KubeletMaxSeconds:
+			f.Log.Fail("the preStop sleep action of %s (%ds) is longer than %s (%d), which the API server rejects, and longer than kubelet can count (at most %d seconds): shorten it",
+				podspec.Name(c.YNode()), s, Field, current, KubeletMaxSeconds)
+		default:
 			f.Log.Fail("the preStop sleep action of %s (%ds) is longer than %s (%d), which the API server rejects: "+
 				"raise %s or set terminationGracePeriod.policy to raise", podspec.Name(c.YNode()), s, Field, current, Field)
 		}
 	}
 	return spec, nil
+}
+
+// capped says, in a raise message, that the grace period written is
+// KubeletMaxSeconds rather than the longest preStop plus the margin.
+func capped(longest int64, margin time.Duration, written int64) string {
+	if written == KubeletMaxSeconds && longest+config.Seconds(margin) != written {
+		return ", capped at the most kubelet can count"
+	}
+	return ""
 }

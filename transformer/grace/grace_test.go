@@ -178,7 +178,7 @@ terminationGracePeriodSeconds: 65
 			name:   "warn: warning, unchanged",
 			spec:   sidecarSleeping,
 			policy: config.GraceWarn, margin: 10 * time.Second,
-			warnings:  []string{"terminationGracePeriodSeconds is 30, shorter than ...preStop of linkerd-proxy (40s) + margin 10s = 50: the pod may be killed before it drains"},
+			warnings:  []string{"terminationGracePeriodSeconds is 30, shorter than ...preStop of linkerd-proxy (40s) + margin 10s = 50: the pod may be killed before it drains; raise it to 50 or set terminationGracePeriod.policy to raise"},
 			errors:    []string{"the preStop sleep action of linkerd-proxy (40s) is longer than terminationGracePeriodSeconds (30)"},
 			wantGrace: 30,
 		},
@@ -260,6 +260,63 @@ containers:
 			want:      "containers:\n- name: s\n  lifecycle: {preStop: {sleep: {seconds: 40}}}\nterminationGracePeriodSeconds: 50\n",
 			changes:   []string{"from 30 to 50 (preStop of s 40s + margin 10s)"},
 			wantGrace: 50,
+		},
+		{
+			name:   "raise: a preStop longer than kubelet can count is covered up to its limit, and said so",
+			spec:   "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9999999999\"]}}}\n",
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			want:      "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9999999999\"]}}}\nterminationGracePeriodSeconds: 9223372036\n",
+			changes:   []string{"raised terminationGracePeriodSeconds from 30 to 9223372036 (preStop of app 9999999999s + margin 10s, capped at the most kubelet can count)"},
+			warnings:  []string{"preStop of app 9999999999s + margin 10s needs a grace period of 10000000009, longer than kubelet can count (at most 9223372036 seconds): the pod is killed before it ends; shorten it"},
+			wantGrace: 9223372036,
+		},
+		{
+			name:   "raise: a sleep past the int64 limit never writes a grace period kubelet wraps",
+			spec:   "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775807\"]}}}\n",
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			want:      "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775807\"]}}}\nterminationGracePeriodSeconds: 9223372036\n",
+			changes:   []string{"from 30 to 9223372036 (...capped at the most kubelet can count)"},
+			warnings:  []string{"needs a grace period of 9223372036854775807, longer than kubelet can count"},
+			wantGrace: 9223372036,
+		},
+		{
+			name:   "raise: a preStop that fits exactly is not capped",
+			spec:   "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9223372026\"]}}}\n",
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			want:      "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9223372026\"]}}}\nterminationGracePeriodSeconds: 9223372036\n",
+			changes:   []string{"raised terminationGracePeriodSeconds from 30 to 9223372036 (preStop of app 9223372026s + margin 10s)"},
+			wantGrace: 9223372036,
+		},
+		{
+			name:   "raise: a sleep action longer than kubelet can count is an error that says to shorten it",
+			spec:   "containers:\n- name: app\n  lifecycle: {preStop: {sleep: {seconds: 9999999999}}}\n",
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			want:      "containers:\n- name: app\n  lifecycle: {preStop: {sleep: {seconds: 9999999999}}}\nterminationGracePeriodSeconds: 9223372036\n",
+			changes:   []string{"from 30 to 9223372036"},
+			warnings:  []string{"needs a grace period of 10000000009"},
+			errors:    []string{"the preStop sleep action of app (9999999999s) is longer than terminationGracePeriodSeconds (9223372036), which the API server rejects, and longer than kubelet can count (at most 9223372036 seconds): shorten it"},
+			wantGrace: 9223372036,
+		},
+		{
+			name:   "warn: a preStop longer than kubelet can count is one warning, with no impossible raise",
+			spec:   "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9999999999\"]}}}\n",
+			policy: config.GraceWarn, margin: 10 * time.Second,
+			warnings:  []string{"needs a grace period of 10000000009, longer than kubelet can count (at most 9223372036 seconds): the pod is killed before it ends; shorten it"},
+			wantGrace: 30,
+		},
+		{
+			name:   "an input grace period kubelet wraps is a warning, whatever the policy",
+			spec:   "terminationGracePeriodSeconds: 9223372037\ncontainers:\n- name: s\n  lifecycle: {preStop: {sleep: {seconds: 40}}}\n",
+			policy: config.GraceKeep, margin: 10 * time.Second,
+			warnings:  []string{"terminationGracePeriodSeconds is 9223372037, longer than kubelet can count: it multiplies the seconds by time.Second in an int64 of nanoseconds, which wraps around above 9223372036; set it to at most 9223372036"},
+			wantGrace: 9223372037,
+		},
+		{
+			name:   "an input grace period kubelet wraps is reported with no preStop too",
+			spec:   "terminationGracePeriodSeconds: 9223372036854775807\ncontainers: [{name: s}]\n",
+			policy: config.GraceRaise, margin: 10 * time.Second,
+			warnings:  []string{"terminationGracePeriodSeconds is 9223372036854775807, longer than kubelet can count"},
+			wantGrace: 9223372036854775807,
 		},
 		{
 			name:   "floor within the default grace period",
@@ -353,15 +410,19 @@ func TestLongest(t *testing.T) {
 }
 
 // TestFilterLongestNearInt64: a preStop that sleeps almost the int64 limit
-// plus the margin is capped at the limit, which the API server takes, rather
-// than wrapping around to a negative grace period that is never raised.
+// plus the margin does not wrap around to a negative grace period that is
+// never raised, and is capped at what kubelet can count, not at the int64
+// limit the API server takes (kubelet would wrap that around).
 func TestFilterLongestNearInt64(t *testing.T) {
 	spec := krmtest.Parse(t, "containers:\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \"9223372036854775800\"]}}}\n")
 	var log report.Log
 	if _, err := (grace.Filter{Policy: config.GraceRaise, Margin: 10 * time.Second, Log: &log}).Filter([]*yaml.RNode{spec}); err != nil {
 		t.Fatal(err)
 	}
-	if got := grace.Current(spec); got != 9223372036854775807 {
-		t.Errorf("grace period %d, want 9223372036854775807; changes %q", got, log.Changes)
+	if got := grace.Current(spec); got != grace.KubeletMaxSeconds {
+		t.Errorf("grace period %d, want %d; changes %q", got, grace.KubeletMaxSeconds, log.Changes)
+	}
+	if grace.KubeletMaxSeconds != 9223372036 {
+		t.Errorf("KubeletMaxSeconds = %d, want 9223372036", grace.KubeletMaxSeconds)
 	}
 }

@@ -77,7 +77,7 @@ func foreignHook(log *report.Log, policy config.ExistingHooks, container, name, 
 	case config.HooksFail:
 		log.Fail("%s already has a %s hook that this function did not write: remove it, or set existingHooks to keep or replace", container, name)
 	default:
-		log.Warn("%s keeps its own %s hook (existingHooks: keep): %s", container, name, risk)
+		log.Warn("%s keeps its own %s hook (existingHooks: keep): %s; set existingHooks to replace to have the function write its own", container, name, risk)
 	}
 	return false
 }

@@ -132,7 +132,7 @@ func TestWaitForReady(t *testing.T) {
 `,
 			filter:    waitForReady("linkerd-proxy", linkerdAwait, config.HooksKeep),
 			unchanged: true,
-			warnings:  []string{"linkerd-proxy keeps its own postStart hook (existingHooks: keep): it may not wait for readiness"},
+			warnings:  []string{"linkerd-proxy keeps its own postStart hook (existingHooks: keep): it may not wait for readiness; set existingHooks to replace to have the function write its own"},
 		},
 		{
 			name:      "other handler, keep: warning and unchanged",
@@ -330,7 +330,7 @@ func TestExitDelay(t *testing.T) {
 			spec:      foreignPreStop,
 			filter:    exitDelay("istio-proxy", 30, sleepAction, config.HooksKeep),
 			unchanged: true,
-			warnings:  []string{"istio-proxy keeps its own preStop hook (existingHooks: keep): it may exit before the application drains"},
+			warnings:  []string{"istio-proxy keeps its own preStop hook (existingHooks: keep): it may exit before the application drains; set existingHooks to replace to have the function write its own"},
 		},
 		{
 			name:   "other preStop, replace: replaced and logged",

@@ -48,6 +48,22 @@ func (e *Errors) add(p *field.Path, n *yaml.Node, want string) {
 	*e = append(*e, Error{Path: p, Found: describe(n), Want: want})
 }
 
+// int64Max is the largest value of the API server's int64 fields.
+const int64Max = "9223372036854775807"
+
+// pastInt64 reports whether the node is a decimal integer too large for an
+// int64 that yaml.v3 still resolves as an integer (one that fits in a
+// uint64); report.Found names larger ones, which it resolves as floats,
+// as out of range itself.
+func pastInt64(n *yaml.Node) bool {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagInt || !decimal.MatchString(n.Value) {
+		return false
+	}
+	_, err := strconv.ParseInt(n.Value, 10, 64)
+	return err != nil
+}
+
 // describe says in a few words what a node holds, following an alias to
 // its anchor.
 func describe(n *yaml.Node) string {
@@ -117,7 +133,9 @@ func wantString(what string, n *yaml.Node) string {
 func wantInt(what string, n *yaml.Node) string {
 	n = resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == yaml.NodeTagString && decimal.MatchString(strings.TrimSpace(n.Value)) {
-		return what + ": remove the quotes"
+		if _, err := strconv.ParseInt(strings.TrimSpace(n.Value), 10, 64); err == nil {
+			return what + ": remove the quotes"
+		}
 	}
 	return what
 }
@@ -165,7 +183,12 @@ func (e *Errors) nonNegative(n *yaml.Node, p *field.Path, what string) {
 	if isNull(n) {
 		return
 	}
-	if _, ok := intValue(n); !ok {
-		e.add(p, resolve(n), wantInt(what, n))
+	if _, ok := intValue(n); ok {
+		return
 	}
+	if pastInt64(n) {
+		*e = append(*e, Error{Path: p, Found: describe(n) + ", past the int64 maximum " + int64Max, Want: what})
+		return
+	}
+	e.add(p, resolve(n), wantInt(what, n))
 }

@@ -38,7 +38,14 @@ containers:
 		{"no lists", "restartPolicy: Always\n", nil},
 		{"an alias is read as its anchor", "terminationGracePeriodSeconds: &g 30\ncontainers: [{name: a, lifecycle: &l {preStop: {sleep: {seconds: *g}}}}, {name: b, lifecycle: *l}]\n", nil},
 		{"grace period and sleep beyond int64", "terminationGracePeriodSeconds: 9223372036854775808\ncontainers: [{name: a, lifecycle: {preStop: {sleep: {seconds: 9223372036854775807}}}}]\n", []string{
-			`spec.terminationGracePeriodSeconds: found the number 9223372036854775808; want a non-negative whole number of seconds written in decimal, such as 30`,
+			`spec.terminationGracePeriodSeconds: found the integer 9223372036854775808, past the int64 maximum 9223372036854775807; want a non-negative whole number of seconds written in decimal, such as 30`,
+		}},
+		{"sleep seconds past 64 bits, which yaml.v3 reads as a float", "containers: [{name: a, lifecycle: {preStop: {sleep: {seconds: 99999999999999999999}}}}]\n", []string{
+			`spec.containers[0].lifecycle.preStop.sleep.seconds: found the integer 99999999999999999999, past the int64 maximum 9223372036854775807; want a non-negative whole number of seconds written in decimal, such as 5`,
+		}},
+		{"negative and quoted past int64", "terminationGracePeriodSeconds: -5\ncontainers: [{name: a, lifecycle: {preStop: {sleep: {seconds: '9223372036854775808'}}}}]\n", []string{
+			`spec.terminationGracePeriodSeconds: found the integer -5; want a non-negative whole number of seconds written in decimal, such as 30`,
+			`spec.containers[0].lifecycle.preStop.sleep.seconds: found the string "9223372036854775808"; want a non-negative whole number of seconds written in decimal, such as 5`,
 		}},
 		{"quoted grace period", "terminationGracePeriodSeconds: '30'\n", []string{
 			`spec.terminationGracePeriodSeconds: found the string "30"; want a non-negative whole number of seconds written in decimal, such as 30: remove the quotes`,
@@ -62,22 +69,22 @@ containers:
 		}},
 		{"hooks", "containers:\n- name: a\n  lifecycle: {postStart: {exec: [x]}, preStop: {sleep: 5}}\n- name: b\n  lifecycle: {preStop: {exec: {command: [sh, -c, {x: 1}]}, sleep: {seconds: -1}}}\n", []string{
 			`spec.containers[0].lifecycle.postStart.exec: found a list of 1 entry; want a mapping with a command`,
-			`spec.containers[0].lifecycle.preStop.sleep: found the number 5; want a mapping with seconds`,
+			`spec.containers[0].lifecycle.preStop.sleep: found the integer 5; want a mapping with seconds`,
 			`spec.containers[1].lifecycle.preStop.exec.command[2]: found a mapping of 1 key; want a string`,
-			`spec.containers[1].lifecycle.preStop.sleep.seconds: found the number "-1"; want a non-negative whole number of seconds written in decimal, such as 5`,
+			`spec.containers[1].lifecycle.preStop.sleep.seconds: found the integer -1; want a non-negative whole number of seconds written in decimal, such as 5`,
 		}},
 		{"probes", "containers:\n- name: a\n  startupProbe: {httpGet: {port: 0}, tcpSocket: {port: \"8080\"}, grpc: {port: 9090.0}}\n  readinessProbe: [x]\n- name: b\n  readinessProbe: {httpGet: {port: -http}, tcpSocket: 5}\n", []string{
-			`spec.containers[0].startupProbe.httpGet.port: found the number 0; want a port number from 1 to 65535, or a port name of at most 15 lowercase letters, digits and hyphens`,
+			`spec.containers[0].startupProbe.httpGet.port: found the integer 0; want a port number from 1 to 65535, or a port name of at most 15 lowercase letters, digits and hyphens`,
 			`spec.containers[0].startupProbe.tcpSocket.port: found the string "8080"; want a port number from 1 to 65535, or a port name of at most 15 lowercase letters, digits and hyphens: remove the quotes`,
-			`spec.containers[0].startupProbe.grpc.port: found the number 9090.0; want a port number from 1 to 65535`,
+			`spec.containers[0].startupProbe.grpc.port: found the float 9090.0; want a port number from 1 to 65535`,
 			`spec.containers[0].readinessProbe: found a list of 1 entry; want a mapping`,
 			`spec.containers[1].readinessProbe.httpGet.port: found the string "-http"; want a port number from 1 to 65535, or a port name of at most 15 lowercase letters, digits and hyphens`,
-			`spec.containers[1].readinessProbe.tcpSocket: found the number 5; want a mapping with a port`,
+			`spec.containers[1].readinessProbe.tcpSocket: found the integer 5; want a mapping with a port`,
 		}},
 		{"restartPolicy and command", "initContainers: [{name: i, restartPolicy: [Always], command: sleep, args: [1, on]}]\n", []string{
 			`spec.initContainers[0].restartPolicy: found a list of 1 entry; want a string, such as Always`,
 			`spec.initContainers[0].command: found the string "sleep"; want a list of strings, such as [/bin/sleep, "5"]`,
-			`spec.initContainers[0].args[0]: found the number 1; want a string: quote it ("1")`,
+			`spec.initContainers[0].args[0]: found the integer 1; want a string: quote it ("1")`,
 		}},
 		{"long values are shortened and escaped", "containers: [{name: a, lifecycle: \"\\e[31m" + strings.Repeat("x", 60) + "\"}]\n", []string{
 			`spec.containers[0].lifecycle: found the string "\x1b[31m` + strings.Repeat("x", 55) + `"…; want a mapping with postStart and preStop hooks`,
@@ -103,7 +110,7 @@ func TestPodSpecPath(t *testing.T) {
 		{"absent pod spec", "spec: {replicas: 1}\n", nil},
 		{"null pod spec", "spec: {template: {spec: null}}\n", nil},
 		{"scalar template", "spec: {template: nginx}\n", []string{`spec.template: found the string "nginx"; want a mapping`}},
-		{"scalar pod spec", "spec: {template: {spec: 5}}\n", []string{`spec.template.spec: found the number 5; want a mapping: the pod spec`}},
+		{"scalar pod spec", "spec: {template: {spec: 5}}\n", []string{`spec.template.spec: found the integer 5; want a mapping: the pod spec`}},
 		{"list pod spec", "spec: {template: {spec: [a]}}\n", []string{`spec.template.spec: found a list of 1 entry; want a mapping: the pod spec`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,15 +137,15 @@ func TestMetadata(t *testing.T) {
 		{"template left to PodSpec", "metadata: {name: d}\nspec: {template: 5}\n", nil},
 		{"values", "metadata: {name: d, annotations: {sidecar-lifecycle.dev/skip: true, b: 5, c: ~, d: [x]}}\n", []string{
 			`metadata.annotations[sidecar-lifecycle.dev/skip]: found the boolean true; want a string: quote it ("true")`,
-			`metadata.annotations[b]: found the number 5; want a string: quote it ("5")`,
+			`metadata.annotations[b]: found the integer 5; want a string: quote it ("5")`,
 			`metadata.annotations[c]: found null; want a string: give it a value or remove it`,
 			`metadata.annotations[d]: found a list of 1 entry; want a string`,
 		}},
 		{"keys", "metadata: {name: d, labels: {1: a, \"a\\nb\": x}}\n", []string{
-			`metadata.labels: found the number 1; want string keys: quote it ("1")`,
+			`metadata.labels: found the integer 1; want string keys: quote it ("1")`,
 		}},
 		{"key with a newline is quoted", "metadata: {name: d, labels: {\"a\\nb\": 1}}\n", []string{
-			`metadata.labels["a\nb"]: found the number 1; want a string: quote it ("1")`,
+			`metadata.labels["a\nb"]: found the integer 1; want a string: quote it ("1")`,
 		}},
 		{"template", "metadata: {name: d}\nspec: {template: {metadata: {labels: [a], annotations: x}}}\n", []string{
 			`spec.template.metadata.labels: found a list of 1 entry; want a mapping of strings to strings`,

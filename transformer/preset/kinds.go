@@ -54,6 +54,12 @@ func all() []Preset {
 			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
 			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
 			Edits:        CloudSQLProxyEdits,
+			// cloud-sql-proxy cmd/root.go: --min-sigterm-delay (v2.12.0,
+			// CHANGELOG) keeps accepting connections after SIGTERM;
+			// --max-sigterm-delay waits for open ones to close; v1's
+			// -term_timeout (cmd/cloud_sql_proxy/cloud_sql_proxy.go) too.
+			NoSleep: "give the proxy its own --min-sigterm-delay flag (v2.12.0 and later: it keeps accepting connections that long after SIGTERM) " +
+				"or --max-sigterm-delay (it waits that long for open connections to close; v1: -term_timeout)",
 		},
 		{Name: None, SleepCommand: DefaultSleepCommand},
 	}

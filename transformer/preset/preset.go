@@ -37,6 +37,10 @@ type Preset struct {
 	StartupProbe *corev1.Probe
 	// SleepCommand sleeps in the sidecar's image; nil when the image has none.
 	SleepCommand []string
+	// NoSleep says, in a message, what the sidecar itself offers instead
+	// of a preStop sleep when its image has none (SleepCommand nil) and the
+	// cluster has no sleep action; empty when it offers nothing.
+	NoSleep string
 	// NativePreStop is the preStop exec the mesh's injector gives its native
 	// sidecar; nil when it writes none.
 	NativePreStop []string

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -62,8 +64,10 @@ func Resource(kind, namespace, name string) string {
 }
 
 // Found says in a few words what a node holds, for "found ..." in a
-// message: a scalar's value (quoted and shortened), or the kind and size
-// of a list or mapping. It never prints a node's contents.
+// message: a scalar's type as the YAML reader resolves it (YAML 1.2, as
+// yaml.v3 reads it: -5 and 0x10 are integers, 1e3 a float, yes a string;
+// a decimal integer too long for 64 bits is still an integer) and its value, or the kind and size of a list or mapping. It never
+// prints a node's contents.
 func Found(n *yaml.Node) string {
 	if n == nil {
 		return "nothing"
@@ -81,17 +85,61 @@ func Found(n *yaml.Node) string {
 	case yaml.AliasNode:
 		return "an alias"
 	}
-	switch n.ShortTag() {
+	switch tag := n.ShortTag(); tag {
 	case yaml.NodeTagNull:
 		return "null"
 	case yaml.NodeTagString:
 		return "the string " + Quote(n.Value)
-	case yaml.NodeTagInt, yaml.NodeTagFloat:
-		return "the number " + Name(n.Value)
+	case yaml.NodeTagInt:
+		return "the integer " + literal(n.Value)
+	case yaml.NodeTagFloat:
+		if wholeNumber.MatchString(n.Value) {
+			// yaml.v3 resolves an integer past 64 bits as a float; the
+			// YAML 1.2 core schema reads it as an integer.
+			return "the integer " + literal(n.Value) + pastInt64(n.Value)
+		}
+		return "the float " + literal(n.Value)
 	case yaml.NodeTagBool:
-		return "the boolean " + Name(n.Value)
+		return "the boolean " + literal(n.Value)
+	case "!!timestamp":
+		return "the timestamp " + literal(n.Value)
+	case "!!binary":
+		return "binary data"
+	default:
+		return "the value " + Quote(n.Value) + " tagged " + literal(tag)
 	}
-	return Quote(n.Value)
+}
+
+// wholeNumber is an integer in decimal, with an optional sign.
+var wholeNumber = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
+// pastInt64 says that a decimal integer is out of the int64 range, or
+// returns "".
+func pastInt64(v string) string {
+	if _, err := strconv.ParseInt(v, 10, 64); !errors.Is(err, strconv.ErrRange) {
+		return ""
+	}
+	if strings.HasPrefix(v, "-") {
+		return ", past the int64 minimum " + strconv.FormatInt(math.MinInt64, 10)
+	}
+	return ", past the int64 maximum " + strconv.FormatInt(math.MaxInt64, 10)
+}
+
+// literalText is a scalar that reads the same without quotes: the
+// characters of YAML numbers, booleans, timestamps and tags.
+var literalText = regexp.MustCompile(`^[A-Za-z0-9._:+!/-]+$`)
+
+// literal returns a number, boolean or timestamp from the input for a
+// message as it is written (-5, 1e3, 0x10), shortened as Quote shortens;
+// anything that would not read the same without quotes is quoted.
+func literal(s string) string {
+	if !literalText.MatchString(s) {
+		return Quote(s)
+	}
+	if len(s) > maxQuoted {
+		return s[:maxQuoted] + "…"
+	}
+	return s
 }
 
 func counted(n int, what, noun string) string {
