@@ -84,7 +84,7 @@ func TestPlainStreamErrors(t *testing.T) {
 		{"config a list", []string{"--config=" + p("list.yaml")}, "is not a mapping"},
 		{"unknown field", []string{"--config=" + p("unknown.yaml")}, "error: spec.mood: unknown field"},
 		{"missing input", []string{"--config=" + p("policy.yaml"), p("nope.yaml")}, "reading input: stat"},
-		{"input not YAML", []string{"--config=" + p("policy.yaml"), p("bad.yaml")}, "document 1 is not valid YAML"},
+		{"input not YAML", []string{"--config=" + p("policy.yaml"), p("bad.yaml")}, "not valid YAML"},
 		{"error result", []string{"--config=" + p("fail.yaml"), p("web.yaml")}, "sidecar-lifecycle: nothing was written"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
