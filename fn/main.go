@@ -68,7 +68,12 @@ func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		stderr.fail(fmt.Sprintf("unknown argument %s; see --help", report.Quote(args[0])))
 		return 1
 	}
-	rep, err := driver.ResourceList(stdin, stdout)
+	opts, err := envOptions(os.Getenv)
+	if err != nil {
+		stderr.fail(err.Error())
+		return 1
+	}
+	rep, err := driver.ResourceListWith(stdin, stdout, opts)
 	if !rep.Shown { // kpt fn render shows them among the results
 		for _, r := range rep.Problems {
 			stderr.result(r)
@@ -77,6 +82,8 @@ func run(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	switch {
 	case err == nil:
 		return 0
+	case brokenPipe(err):
+		return exitBrokenPipe
 	case !errors.Is(err, report.ErrResults):
 		stderr.fail(err.Error())
 	case len(rep.Problems) > 0 && !rep.Shown:

@@ -62,6 +62,8 @@ func TestPlainStreamKeepsWhatSurroundsAChangedDocument(t *testing.T) {
 			[]string{service + "--- {apiVersion: v1, kind: Pod", "linkerd-await", "}\n--- {apiVersion: v1, kind: Service, metadata: {name: db}}\n"}, []string{"Service", "Pod", "Service"}},
 		{"comment on the marker line", service + "--- # the pod\n" + pod,
 			[]string{service + "--- # the pod\napiVersion: v1\n", "linkerd-await"}, []string{"Service", "Pod"}},
+		{"empty documents", "---\n---\n# only a comment\n---\nnull\n--- ~\n---\n" + pod,
+			[]string{"---\n---\n# only a comment\n---\nnull\n--- ~\n---\napiVersion: v1\n", "linkerd-await"}, []string{"", "", "", "", "Pod"}},
 		{"end markers", pod + "...\n---\n" + service + "...\n",
 			[]string{"linkerd-await", "...\n---\n" + service + "...\n"}, []string{"Pod", "Service"}},
 		{"end marker with a comment, then comments", service + "--- \n" + pod + "... # end of the pod\n# next\n",

@@ -43,7 +43,8 @@ func readDocument(docs *stream.Documents, i int) (parsedDocument, error) {
 
 // parse parses the document's content after the directives and the marker
 // of its head, so that its tags and its lines are as in the stream. It
-// returns nil for a document with nothing but comments and blank lines.
+// returns nil for a document with nothing but comments and blank lines, or
+// a null.
 func (d parsedDocument) parse() (*yaml.Node, error) {
 	text := append(stream.ParseHead(d.head), d.body...)
 	doc, err := stream.DecodeOne(bytes.NewReader(text))
@@ -58,7 +59,11 @@ func (d parsedDocument) parse() (*yaml.Node, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, nil
 	}
-	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == yaml.NodeTagNull {
+		return nil, nil // a "---" with nothing after it, or a null: nothing to edit
+	}
+	if root.Kind != yaml.MappingNode {
 		return nil, &stream.LineError{Line: d.line + root.Line - 1, Err: fmt.Errorf("expected a Kubernetes resource (a mapping), found %s", report.Found(root))}
 	}
 	return doc, nil
