@@ -128,8 +128,12 @@ func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, *p
 				p.resources[d.ref] = d.line
 			}
 		}
-		_, err := out.Write(d.text)
-		return err
+		for _, piece := range d.text {
+			if _, err := out.Write(piece); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err == nil {
 		err = out.Flush()
@@ -142,10 +146,10 @@ func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, *p
 }
 
 // plainDocument is one document as the plain stream writes it: its text,
-// and for a resource the engine's edit, the line its content starts on
-// and its refKey.
+// in pieces, and for a resource the engine's edit, the line its content
+// starts on and its refKey.
 type plainDocument struct {
-	text []byte
+	text [][]byte
 	edit *transformer.Edit
 	line int
 	ref  string

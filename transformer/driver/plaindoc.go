@@ -46,8 +46,7 @@ func readDocument(docs *stream.Documents, i int) (parsedDocument, error) {
 // returns nil for a document with nothing but comments and blank lines, or
 // a null.
 func (d parsedDocument) parse() (*yaml.Node, error) {
-	text := append(stream.ParseHead(d.head), d.body...)
-	doc, err := stream.DecodeOne(bytes.NewReader(text))
+	doc, err := stream.DecodeOne(io.MultiReader(bytes.NewReader(stream.ParseHead(d.head)), bytes.NewReader(d.body)))
 	switch {
 	case err == io.EOF:
 		return nil, nil
@@ -95,11 +94,8 @@ func (d parsedDocument) yamlError(err error) error {
 // contentLine is the stream line the document's content starts on.
 func (d parsedDocument) contentLine() int { return d.line + d.doc.Content[0].Line - 1 }
 
-// text is the document as it came.
-func (d parsedDocument) text() []byte { return d.textWith(d.body) }
+// text is the document as it came, in pieces.
+func (d parsedDocument) text() [][]byte { return d.textWith(d.body) }
 
 // textWith is the document with body in place of its content.
-func (d parsedDocument) textWith(body []byte) []byte {
-	out := make([]byte, 0, len(d.head)+len(body)+len(d.tail))
-	return append(append(append(out, d.head...), body...), d.tail...)
-}
+func (d parsedDocument) textWith(body []byte) [][]byte { return [][]byte{d.head, body, d.tail} }

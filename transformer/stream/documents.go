@@ -50,19 +50,12 @@ func ReadDocuments(r io.Reader, opts Options) (*Documents, error) {
 	}
 	s := &docSplitter{d: &Documents{spool: NewSpool(limit)}, mark: opts.Mark, max: opts.maxDocumentSize()}
 	s.start(0, 1)
-	err := eachLine(bufio.NewReaderSize(r, 1<<16), s.max, func(line []byte) error {
-		if _, err := s.d.spool.Write(line); err != nil {
+	err := eachPiece(bufio.NewReaderSize(r, 1<<16), func(piece []byte, first bool) error {
+		if _, err := s.d.spool.Write(piece); err != nil {
 			return err
 		}
-		return s.add(line)
+		return s.add(piece, first)
 	})
-	if start, ok := asLongLine(err); ok {
-		if marker, _ := documentMarker(start); marker && s.inBody {
-			s.closeBody()
-			s.start(s.offset, s.line+1)
-		}
-		err = s.tooLarge()
-	}
 	if err == nil {
 		err = s.d.spool.Flush()
 	}
@@ -72,6 +65,30 @@ func ReadDocuments(r io.Reader, opts Options) (*Documents, error) {
 	}
 	s.end()
 	return s.d, nil
+}
+
+// eachPiece calls fn with every line of br, its line break included, in
+// pieces of at most br's size, so that a line of any length costs no more
+// memory; first is set for the first piece of a line. It stops at the
+// first error of br or fn.
+func eachPiece(br *bufio.Reader, fn func(piece []byte, first bool) error) error {
+	first := true
+	for {
+		piece, err := br.ReadSlice('\n')
+		if len(piece) > 0 {
+			if ferr := fn(piece, first); ferr != nil {
+				return ferr
+			}
+			first = piece[len(piece)-1] == '\n'
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
 }
 
 // docSplitter splits the stream line by line.
@@ -84,21 +101,53 @@ type docSplitter struct {
 	line   int
 	// inBody is set once the current document's body has started.
 	inBody, marked bool
+	// afterMarker is set on a "---" line with nothing but a comment: the
+	// body starts after it; afterEnd on a "..." line: the next document
+	// starts after it.
+	afterMarker, afterEnd bool
 }
 
 // start begins a document whose head starts at offset, on line.
 func (s *docSplitter) start(offset int64, line int) {
 	s.d.docs = append(s.d.docs, span3{head: offset, body: -1, tail: -1, line: line})
-	s.inBody, s.marked = false, false
+	s.inBody, s.marked, s.afterMarker, s.afterEnd = false, false, false, false
 }
 
 // cur is the current document.
 func (s *docSplitter) cur() *span3 { return &s.d.docs[len(s.d.docs)-1] }
 
-// add takes the next line, with its line break.
-func (s *docSplitter) add(line []byte) error {
-	end := s.offset + int64(len(line))
-	marker, separate := documentMarker(line)
+// add takes the next piece of a line (see eachPiece). The first piece of
+// a line says what the line is: a line longer than a piece is a long
+// scalar, flow collection or comment, which its start tells apart.
+func (s *docSplitter) add(piece []byte, first bool) error {
+	end := s.offset + int64(len(piece))
+	if first {
+		s.classify(piece)
+	}
+	if s.inBody && s.mark != nil && !s.marked && s.mark(piece) {
+		s.d.Marked = append(s.d.Marked, len(s.d.docs)-1)
+		s.marked = true
+	}
+	s.offset = end
+	if piece[len(piece)-1] == '\n' {
+		s.line++
+		if s.afterMarker {
+			s.cur().body, s.afterMarker = end, false
+		}
+		if s.afterEnd {
+			s.start(end, s.line+1)
+		}
+	}
+	if s.max > 0 && end-s.cur().head > s.max {
+		return &LineError{Line: s.cur().line, Err: &TooLargeError{What: "the document", Limit: s.max}}
+	}
+	return nil
+}
+
+// classify takes the start of a line: it may start a document, its body
+// or its tail.
+func (s *docSplitter) classify(text []byte) {
+	marker, separate := documentMarker(text)
 	switch {
 	case marker:
 		if s.inBody {
@@ -107,31 +156,18 @@ func (s *docSplitter) add(line []byte) error {
 		}
 		s.inBody = true
 		s.cur().body = s.offset
-		if separate {
-			s.cur().body = end
-		}
-	case documentEnd(line):
+		s.afterMarker = separate
+	case documentEnd(text):
 		if s.inBody {
 			s.cur().tail = s.offset
-			s.inBody = false
-			s.start(end, s.line+2)
+			s.inBody, s.afterEnd = false, true
 		}
 	case s.inBody:
-	case headLine(line):
+	case headLine(text):
 	default:
 		s.inBody = true
 		s.cur().body = s.offset
 	}
-	if s.inBody && s.mark != nil && !s.marked && s.mark(line) {
-		s.d.Marked = append(s.d.Marked, len(s.d.docs)-1)
-		s.marked = true
-	}
-	s.offset = end
-	s.line++
-	if s.max > 0 && end-s.cur().head > s.max {
-		return s.tooLarge()
-	}
-	return nil
 }
 
 // closeBody ends the current document's body where the next line starts.
@@ -148,17 +184,15 @@ func (s *docSplitter) closeBody() {
 // end is called at the end of the input: a last document with nothing in
 // it is dropped.
 func (s *docSplitter) end() {
+	if s.afterMarker {
+		s.cur().body = s.offset
+	}
 	if c := s.cur(); c.head == s.offset && c.body < 0 {
 		s.d.docs = s.d.docs[:len(s.d.docs)-1]
 	} else {
 		s.closeBody()
 	}
 	s.d.size = s.offset
-}
-
-// tooLarge is the error for the current document.
-func (s *docSplitter) tooLarge() error {
-	return &LineError{Line: s.cur().line, Err: &TooLargeError{What: "the document", Limit: s.max}}
 }
 
 // documentMarker reports whether line starts a document, and whether the

@@ -131,3 +131,36 @@ func TestParseHead(t *testing.T) {
 		t.Errorf("ParseHead = %q, want %q", got, want)
 	}
 }
+
+// TestReadDocumentsLongLines: lines longer than the reader's buffer are
+// read in pieces and still say what they are by their start: a marker
+// with a long comment, one with a long flow mapping, a long end marker, a
+// long comment before the content.
+func TestReadDocumentsLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	in := "--- # " + long + "\na: 1\n--- {b: " + long + "}\n... # " + long + "\n# " + long + "\nc: 3\n"
+	d, err := ReadDocuments(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	want := [][3]string{
+		{"--- # " + long + "\n", "a: 1\n", ""},
+		{"", "--- {b: " + long + "}\n", "... # " + long + "\n"},
+		{"# " + long + "\n", "c: 3\n", ""},
+	}
+	if d.Len() != len(want) {
+		t.Fatalf("%d documents, want %d", d.Len(), len(want))
+	}
+	for i, w := range want {
+		head, _ := d.Head(i)
+		body, _ := d.Body(i)
+		tail, _ := d.Tail(i)
+		if string(head) != w[0] || string(body) != w[1] || string(tail) != w[2] {
+			t.Errorf("document %d: head %.20q (%d), body %.20q (%d), tail %.20q (%d)", i, head, len(head), body, len(body), tail, len(tail))
+		}
+	}
+	if lines := []int{d.Line(0), d.Line(1), d.Line(2)}; lines[0] != 1 || lines[1] != 3 || lines[2] != 5 {
+		t.Errorf("lines %v, want [1 3 5]", lines)
+	}
+}
