@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -319,5 +320,30 @@ func TestMaxDocumentSize(t *testing.T) {
 	}
 	if _, err := driver.ResourceListWith(strings.NewReader(list), io.Discard, driver.Options{}); err != nil {
 		t.Errorf("ResourceList, default limit: %v", err)
+	}
+}
+
+// TestPlainStreamClosingLines: a closing result (the termination budget's,
+// across resources) comes with the line of the resource it is about.
+func TestPlainStreamClosingLines(t *testing.T) {
+	items, err := os.ReadFile("testdata/budget-issue-case/items.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := os.ReadFile("testdata/budget-issue-case/config.yaml")
+	rep, _ := driver.PlainStream(configNode(t, string(cfg)), bytes.NewReader(items), io.Discard)
+	lines := strings.Split(string(items), "\n")
+	var found bool
+	for i, p := range rep.Problems {
+		if p.ResourceRef == nil || !strings.Contains(p.Message, "keeps sending to") {
+			continue
+		}
+		found = true
+		if l := rep.Lines[i]; l < 1 || l >= len(lines) || !strings.HasPrefix(lines[l-1], "apiVersion: ") || lines[l] != "kind: "+p.ResourceRef.Kind {
+			t.Errorf("the load balancer diagnostic points at line %d, not at its %s's first line", l, p.ResourceRef.Kind)
+		}
+	}
+	if !found || len(rep.Lines) != len(rep.Problems) {
+		t.Errorf("no load balancer diagnostic, or lines %v for %d problems", rep.Lines, len(rep.Problems))
 	}
 }
