@@ -284,6 +284,7 @@ func TestPlainStreamLines(t *testing.T) {
 		msg      string
 	}{
 		{"a parse error", service + "---\n" + pod + "  - name: [\n", 15, "not valid YAML: did not find expected node content"},
+		{"metadata not a mapping", service + "---\nkind: Pod\nmetadata:\n  - a\n", 5, "metadata must be a mapping, found a list of 1 entry"},
 		{"after directives", "%YAML 1.2\n%TAG !a! tag:a.com:\n---\n" + service + "---\n- a\n", 8, "expected a Kubernetes resource"},
 	} {
 		_, err := driver.PlainStream(nil, strings.NewReader(tc.in), io.Discard)

@@ -109,6 +109,22 @@ func (p *plainResults) linesOf(results fn.Results) []int {
 // refKey is what identifies a resource in the results.
 func refKey(kind, namespace, name string) string { return kind + "\x00" + namespace + "\x00" + name }
 
+// resourceKey is the refKey of a resource's mapping, read with no
+// assumption about its fields' kinds: the engine reports a bad field.
+func resourceKey(root *yaml.Node) string {
+	scalar := func(m *yaml.Node, key string) string {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return ""
+		}
+		if v := fieldNode(m, key); v != nil && v.Kind == yaml.ScalarNode {
+			return v.Value
+		}
+		return ""
+	}
+	meta := fieldNode(root, "metadata")
+	return refKey(scalar(root, "kind"), scalar(meta, "namespace"), scalar(meta, "name"))
+}
+
 // plainPass edits and encodes every document in order, into a spool. It
 // stops with transformer.ErrRestart when the engine meets the run's first
 // failed item, and at the first document that is not valid YAML.
@@ -169,7 +185,7 @@ func document(docs *stream.Documents, e *transformer.Engine, i int) (plainDocume
 	item := yaml.NewRNode(d.doc.Content[0])
 	ed := e.Edit(item)
 	out.edit, out.line = &ed, d.contentLine()
-	out.ref = refKey(item.GetKind(), item.GetNamespace(), item.GetName())
+	out.ref = resourceKey(d.doc.Content[0])
 	if node := ed.Written().Node; node != item {
 		body, err := encodeDocument(d.doc, node, d.body)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -64,6 +65,9 @@ func (d parsedDocument) parse() (*yaml.Node, error) {
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, &stream.LineError{Line: d.line + root.Line - 1, Err: fmt.Errorf("expected a Kubernetes resource (a mapping), found %s", report.Found(root))}
+	}
+	if err := checkItem(root); err != nil {
+		return nil, &stream.LineError{Line: d.line + root.Line - 1, Err: errors.New(strings.TrimPrefix(err.Error(), "."))}
 	}
 	return doc, nil
 }

@@ -20,8 +20,8 @@ func (e *NotTextError) Error() string { return "not UTF-8 or UTF-16 text: " + e.
 
 // Text returns r's text as UTF-8 without a byte order mark. Text that
 // starts with a UTF-16 byte order mark, in either byte order, is decoded
-// from UTF-16; a UTF-8 byte order mark is dropped; anything else must be
-// UTF-8. A NUL character, bytes that are not UTF-8 (or, after a UTF-16
+// from UTF-16; a UTF-8 byte order mark is dropped, and so are more of them
+// right after the first; anything else must be UTF-8. A NUL character, bytes that are not UTF-8 (or, after a UTF-16
 // byte order mark, not UTF-16) and an unpaired surrogate end the text with
 // a *LineError holding a *NotTextError, at the line they are on. Line
 // breaks are kept as they are, so lines keep their numbers.
@@ -41,6 +41,10 @@ type textReader struct {
 	buf        [1 << 15]byte
 	line       int
 	err        error
+	// leading is set until the first character that is not a byte order
+	// mark: every one at the start goes, so the output never starts with
+	// one and reads the same a second time.
+	leading bool
 }
 
 func (t *textReader) Read(p []byte) (int, error) {
@@ -67,9 +71,15 @@ func (t *textReader) fill() {
 		case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
 			t.order = binary.BigEndian
 			t.r.Discard(2)
-		case bytes.HasPrefix(head, bom):
-			t.r.Discard(3)
 		}
+		t.leading = true
+	}
+	for t.leading && t.order == nil {
+		if head, _ := t.r.Peek(3); !bytes.Equal(head, bom) {
+			t.leading = false
+			break
+		}
+		t.r.Discard(3)
 	}
 	n, err := t.r.Read(t.buf[:])
 	chunk := t.buf[:n]
@@ -151,6 +161,10 @@ func (t *textReader) utf16(chunk []byte) {
 			}
 			i += 2
 		}
+		if t.leading && u == 0xFEFF {
+			continue
+		}
+		t.leading = false
 		switch u {
 		case 0:
 			t.out = out

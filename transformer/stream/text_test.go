@@ -39,6 +39,8 @@ func TestText(t *testing.T) {
 		{"UTF-8 with a byte order mark", "\ufeff" + text},
 		{"UTF-16LE", utf16Bytes(text, false)},
 		{"UTF-16BE", utf16Bytes(text, true)},
+		{"byte order marks", "\ufeff\ufeff" + text},
+		{"UTF-16 and byte order marks", utf16Bytes("\ufeff\ufeff"+text, true)},
 	} {
 		for _, cut := range []bool{false, true} {
 			var r io.Reader = strings.NewReader(tc.in)
