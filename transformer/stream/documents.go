@@ -25,16 +25,17 @@ import (
 // document.
 type Documents struct {
 	spool *Spool
-	docs  []span3
+	docs  []docSpan
 	size  int64
 	// Marked lists, in order, the documents with a body line for which
-	// Options.Mark returned true.
+	// Options.Mark returned true; a line longer than the reader's buffer
+	// (64 KiB) is shown to Mark in pieces of that size.
 	Marked []int
 }
 
-// span3 is where a document's head, body and tail start, and the stream
+// docSpan is where a document's head, body and tail start, and the stream
 // line its head starts on; the next document's head ends the tail.
-type span3 struct {
+type docSpan struct {
 	head, body, tail int64
 	line             int
 }
@@ -109,12 +110,12 @@ type docSplitter struct {
 
 // start begins a document whose head starts at offset, on line.
 func (s *docSplitter) start(offset int64, line int) {
-	s.d.docs = append(s.d.docs, span3{head: offset, body: -1, tail: -1, line: line})
+	s.d.docs = append(s.d.docs, docSpan{head: offset, body: -1, tail: -1, line: line})
 	s.inBody, s.marked, s.afterMarker, s.afterEnd = false, false, false, false
 }
 
 // cur is the current document.
-func (s *docSplitter) cur() *span3 { return &s.d.docs[len(s.d.docs)-1] }
+func (s *docSplitter) cur() *docSpan { return &s.d.docs[len(s.d.docs)-1] }
 
 // add takes the next piece of a line (see eachPiece). The first piece of
 // a line says what the line is: a line longer than a piece is a long
