@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
@@ -34,6 +35,8 @@ type args struct {
 	config string
 	// inputs are the files and directories of the plain stream.
 	inputs []string
+	// maxDocumentSize is the value of --max-document-size; empty without it.
+	maxDocumentSize string
 }
 
 // standalone are the arguments that take no other, with their commands;
@@ -102,6 +105,21 @@ func parseArgs(list []string) (args, error) {
 				return args{}, errConfigFile
 			}
 			a.config, configSet = value, true
+		case name == "--max-document-size":
+			if !hasValue {
+				if i+1 == len(list) {
+					return args{}, errors.New("--max-document-size needs a size: --max-document-size 512Mi")
+				}
+				i++
+				value = list[i]
+			}
+			if a.maxDocumentSize != "" {
+				return args{}, errors.New("--max-document-size is given twice: one size per run")
+			}
+			if _, err := parseSize("--max-document-size", value); err != nil {
+				return args{}, err
+			}
+			a.maxDocumentSize = value
 		case arg == "-":
 			return args{}, errors.New("read stdin by naming no input file, not \"-\"")
 		case strings.HasPrefix(arg, "-"):
@@ -130,12 +148,12 @@ func alone(flag, other string) error {
 	return fmt.Errorf("%s takes no other argument, found %s", flag, report.Quote(other))
 }
 
-// plainArgs returns the config file and the inputs of the plain-stream
-// mode, --config FILE [FILE|DIR ...].
-func plainArgs(list []string) (configFile string, inputs []string, err error) {
-	a, err := parseArgs(list)
-	if err == nil && a.config == "" {
-		err = errConfigFile
+// options are the driver options the arguments and the environment
+// (getenv) set: --max-document-size, else SIDECAR_LIFECYCLE_MAX_DOCUMENT_SIZE.
+func (a args) options(getenv func(string) string) (driver.Options, error) {
+	if a.maxDocumentSize == "" {
+		return envOptions(getenv)
 	}
-	return a.config, a.inputs, err
+	size, err := parseSize("--max-document-size", a.maxDocumentSize)
+	return driver.Options{MaxDocumentSize: size}, err
 }

@@ -48,6 +48,11 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		stderr.fail(err.Error())
 		return 1
 	}
+	opts, err := a.options(os.Getenv)
+	if err != nil {
+		stderr.fail(err.Error())
+		return 1
+	}
 	switch {
 	case a.command == cmdHelp:
 		fmt.Fprint(stdout, usage)
@@ -66,9 +71,9 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	case a.command == cmdExplain:
 		return runExplain(a, stdin, stdout, stderr)
 	case a.config != "":
-		return runPlain(list, stdin, stdout, stderr)
+		return runPlain(a, opts, stdin, stdout, stderr)
 	}
-	rep, err := driver.ResourceList(stdin, stdout)
+	rep, err := driver.ResourceListWith(stdin, stdout, opts)
 	if !rep.Shown { // kpt fn render shows them among the results
 		for _, r := range rep.Problems {
 			stderr.result(r)
@@ -77,6 +82,8 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	switch {
 	case err == nil:
 		return 0
+	case brokenPipe(err):
+		return exitBrokenPipe
 	case !errors.Is(err, report.ErrResults):
 		stderr.fail(err.Error())
 	case len(rep.Problems) > 0 && !rep.Shown:

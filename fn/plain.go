@@ -19,44 +19,48 @@ import (
 
 // runPlain is `sidecar-lifecycle --config FILE [FILE|DIR ...]`: it edits a
 // plain multi-document YAML stream, read from the files or stdin, to
-// stdout. Helm 3 runs it as a post-renderer as it is.
-func runPlain(args []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
-	configFile, inputs, err := plainArgs(args)
+// stdout. Helm 3 runs it as a post-renderer as it is. Every error and
+// warning about a resource or a place in the input names the file and the
+// line in it.
+func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, stderr lines) int {
+	cfg, err := readConfig(a.config)
 	if err != nil {
 		stderr.fail(err.Error())
 		return 1
 	}
-	cfg, err := readConfig(configFile)
-	if err != nil {
-		stderr.fail(err.Error())
-		return 1
-	}
+	src := &sources{list: []*source{{}}} // stdin
 	in := stdin
-	if len(inputs) > 0 {
-		files, err := inputFiles(inputs)
+	if len(a.inputs) > 0 {
+		files, err := inputFiles(a.inputs, stderr)
 		if err != nil {
 			stderr.fail(err.Error())
 			return 1
 		}
-		r, closeAll, err := concatenate(files)
-		if err != nil {
+		if src, err = concatenate(files); err != nil {
 			stderr.fail(err.Error())
 			return 1
 		}
-		defer closeAll()
-		in = r
+		defer src.close()
+		in = src.reader()
 	}
-	rep, err := driver.PlainStream(cfg, in, stdout)
-	for _, r := range rep.Problems {
-		stderr.result(r)
+	rep, err := driver.PlainStreamWith(cfg, in, stdout, opts)
+	for i, r := range rep.Problems {
+		line := 0
+		if i < len(rep.Lines) {
+			line = rep.Lines[i]
+		}
+		stderr.resultAt(r, src.position(line))
 	}
 	switch {
 	case err == nil:
 		return 0
+	case brokenPipe(err):
+		return exitBrokenPipe
 	case errors.Is(err, report.ErrResults):
 		stderr.note("nothing was written")
 	default:
-		stderr.fail(err.Error())
+		msg, at := src.explain(err)
+		stderr.failAt(msg, at)
 	}
 	return 1
 }
@@ -87,8 +91,11 @@ func readConfig(path string) (*yaml.RNode, error) {
 }
 
 // inputFiles expands the inputs: a file as it is, a directory as its
-// .yaml, .yml and .json files, in name order (not its subdirectories).
-func inputFiles(inputs []string) ([]string, error) {
+// .yaml, .yml and .json files, in name order (not its subdirectories). A
+// named pipe, socket or device among a directory's files is skipped with a
+// warning: reading it could wait for ever. One named on the command line
+// is read: that is how `<(helm template ...)` arrives.
+func inputFiles(inputs []string, stderr lines) ([]string, error) {
 	var files []string
 	for _, in := range inputs {
 		st, err := os.Stat(in)
@@ -107,9 +114,18 @@ func inputFiles(inputs []string) ([]string, error) {
 		for _, e := range entries {
 			switch filepath.Ext(e.Name()) {
 			case ".yaml", ".yml", ".json":
-				if !e.IsDir() {
-					names = append(names, filepath.Join(in, e.Name()))
-				}
+			default:
+				continue
+			}
+			name := filepath.Join(in, e.Name())
+			st, err := os.Stat(name)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("reading input: %v", unwrapPath(err))
+			case st.Mode().IsRegular():
+				names = append(names, name)
+			case !st.IsDir():
+				stderr.warn(fmt.Sprintf("%s is skipped: it is a %s, not a file", quotePath(name), fileKind(st.Mode())))
 			}
 		}
 		sort.Strings(names)
@@ -118,73 +134,17 @@ func inputFiles(inputs []string) ([]string, error) {
 	return files, nil
 }
 
-// concatenate opens the files and joins them into one stream, with a "---"
-// line between two files and a line end after a file that lacks one.
-func concatenate(files []string) (io.Reader, func(), error) {
-	var readers []io.Reader
-	var opened []*os.File
-	closeAll := func() {
-		for _, f := range opened {
-			f.Close()
-		}
+// fileKind names what a file that is not a regular file is.
+func fileKind(mode os.FileMode) string {
+	switch {
+	case mode&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case mode&os.ModeSocket != 0:
+		return "socket"
+	case mode&os.ModeDevice != 0:
+		return "device"
 	}
-	for i, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			closeAll()
-			return nil, nil, fmt.Errorf("reading input: %v", unwrapPath(err))
-		}
-		opened = append(opened, f)
-		if i > 0 {
-			readers = append(readers, &separator{previous: opened[i-1].Name()})
-		}
-		readers = append(readers, &lastByte{r: f})
-	}
-	// Each separator needs to know whether the file before it ended with a
-	// line end: point it at that file's reader.
-	for i := 1; i < len(readers); i += 2 {
-		readers[i].(*separator).before = readers[i-1].(*lastByte)
-	}
-	return io.MultiReader(readers...), closeAll, nil
-}
-
-// lastByte passes a reader through and remembers the last byte read.
-type lastByte struct {
-	r    io.Reader
-	last byte
-}
-
-func (l *lastByte) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	if n > 0 {
-		l.last = p[n-1]
-	}
-	return n, err
-}
-
-// separator is the text between two files: a line end when the first
-// lacks one, then "---".
-type separator struct {
-	previous string
-	before   *lastByte
-	text     []byte
-	started  bool
-}
-
-func (s *separator) Read(p []byte) (int, error) {
-	if !s.started {
-		s.started = true
-		if s.before.last != '\n' && s.before.last != 0 {
-			s.text = append(s.text, '\n')
-		}
-		s.text = append(s.text, "---\n"...)
-	}
-	if len(s.text) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, s.text)
-	s.text = s.text[n:]
-	return n, nil
+	return "special file"
 }
 
 // unwrapPath shortens an *os.PathError to "open FILE: reason" with the

@@ -84,7 +84,7 @@ func TestPlainStreamErrors(t *testing.T) {
 		{"config a list", []string{"--config=" + p("list.yaml")}, "is not a mapping"},
 		{"unknown field", []string{"--config=" + p("unknown.yaml")}, "error: spec.mood: unknown field"},
 		{"missing input", []string{"--config=" + p("policy.yaml"), p("nope.yaml")}, "reading input: stat"},
-		{"input not YAML", []string{"--config=" + p("policy.yaml"), p("bad.yaml")}, "document 1 is not valid YAML"},
+		{"input not YAML", []string{"--config=" + p("policy.yaml"), p("bad.yaml")}, "not valid YAML"},
 		{"error result", []string{"--config=" + p("fail.yaml"), p("web.yaml")}, "sidecar-lifecycle: nothing was written"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestPlainStreamErrors(t *testing.T) {
 func TestPlainStreamValidate(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"policy.yaml": plainPolicy + "  action: validate\n"})
 	r := runWith([]string{"--config", filepath.Join(dir, "policy.yaml")}, plainDeployment, nil)
-	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "sidecar-lifecycle: error: Deployment web: not as configured") {
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "sidecar-lifecycle: error: <stdin>:1: Deployment web: not as configured") {
 		t.Errorf("code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

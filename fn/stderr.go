@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	krm "github.com/kptdev/krm-functions-sdk/go/fn"
@@ -38,18 +39,33 @@ func newLines(w io.Writer, getenv func(string) string, dir string) lines {
 }
 
 // result writes one warning or error result, formatted by report.Line.
-func (l lines) result(r *krm.Result) {
-	l.line(r.Severity, report.Line(r), report.File(r))
+func (l lines) result(r *krm.Result) { l.resultAt(r, position{}) }
+
+// resultAt writes a result about the resource at a place in the input:
+// "file:line: " before it, and the file and line for GitHub, which
+// otherwise gets the result's own file, if any.
+func (l lines) resultAt(r *krm.Result, at position) {
+	file, line := report.File(r), 0
+	if at.file != "" {
+		file, line = at.file, at.line
+	}
+	l.line(r.Severity, at.prefix()+report.Line(r), file, line)
 }
 
 // fail writes an error that is not a result: bad input, a bad argument.
-func (l lines) fail(msg string) {
-	l.line(krm.Error, report.Clean(msg), "")
+func (l lines) fail(msg string) { l.failAt(msg, position{}) }
+
+// failAt writes an error about a place in the input.
+func (l lines) failAt(msg string, at position) {
+	l.line(krm.Error, at.prefix()+report.Clean(msg), at.file, at.line)
 }
 
+// warn writes a warning that is not a result.
+func (l lines) warn(msg string) { l.line(krm.Warning, report.Clean(msg), "", 0) }
+
 // line writes "sidecar-lifecycle: error: text", or its workflow command
-// with the file.
-func (l lines) line(severity krm.Severity, text, file string) {
+// with the file and the line, when known.
+func (l lines) line(severity krm.Severity, text, file string, line int) {
 	if !l.github {
 		io.WriteString(l.w, prefix+string(severity)+": "+text+"\n")
 		return
@@ -57,6 +73,9 @@ func (l lines) line(severity krm.Severity, text, file string) {
 	cmd := "::" + string(severity)
 	if file != "" {
 		cmd += " file=" + escapeProperty(l.githubPath(file))
+		if line > 0 {
+			cmd += ",line=" + strconv.Itoa(line)
+		}
 	}
 	io.WriteString(l.w, cmd+"::"+escapeData(prefix+text)+"\n")
 }

@@ -32,7 +32,10 @@ files, a directory's .yaml/.yml/.json files in name order, or stdin) and
 writes the edited stream on stdout: the policy file is the same
 SidecarLifecycle or ConfigMap; untouched documents, separators and comments
 come out as they went in; on any error nothing is written and the exit code
-is 1.
+is 1, and each error names the file and the line. --max-document-size SIZE
+(or SIDECAR_LIFECYCLE_MAX_DOCUMENT_SIZE, in both modes; default 256Mi)
+refuses a larger document before reading it. A closed output pipe ends the
+run quietly with exit code 141.
 
 Run it from:
   kustomize   transformers: [fn.yaml], fn.yaml being the functionConfig annotated

@@ -60,7 +60,9 @@ func Guard(prefix string) {
 }
 
 // exitCode is the child's exit code; 1, with a line on w, when a signal
-// ended it; 1 when it crashed.
+// ended it; 1 when it crashed. A child that SIGPIPE ended wrote to a pipe
+// whose reader was gone (`... | head -1`): that is no failure to report,
+// and the exit code is the one a shell gives such a program, 128 + 13.
 func exitCode(err error, crashed bool, w io.Writer, prefix string) int {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {
@@ -71,6 +73,9 @@ func exitCode(err error, crashed bool, w io.Writer, prefix string) int {
 		return 0
 	}
 	if status, ok := exit.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+		if status.Signal() == syscall.SIGPIPE {
+			return 128 + int(syscall.SIGPIPE)
+		}
 		why := ""
 		if status.Signal() == syscall.SIGKILL {
 			why = " (the system may have run out of memory)"

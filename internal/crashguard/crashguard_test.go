@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "runtime: one more, right before the crash")
 		var missing *struct{ n int }
 		fmt.Println(missing.n) // a nil pointer: the runtime panics
+	case "broken-pipe":
+		Guard("prog")
+		line := []byte(strings.Repeat("y", 1023) + "\n")
+		for {
+			os.Stdout.Write(line)
+		}
 	case "killed":
 		Guard("prog")
 		if self, err := os.FindProcess(os.Getpid()); err == nil {
@@ -188,5 +194,31 @@ func TestFilterCrashAfterOwnLines(t *testing.T) {
 		if !Filter(strings.NewReader(tc.in), &out, "prog") || out.String() != tc.want {
 			t.Errorf("Filter(%q) wrote %q, want %q", tc.in, out.String(), tc.want)
 		}
+	}
+}
+
+// TestGuardBrokenPipe: a program whose output reader goes away (`prog |
+// head -1`) ends quietly with exit code 141, as a shell reports a program
+// that SIGPIPE ended, not with a line about a signal.
+func TestGuardBrokenPipe(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(withoutTraceback(), "CRASHGUARD_TEST=broken-pipe")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make([]byte, 1024)
+	if _, err := io.ReadFull(stdout, first); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close()
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 141 || errOut.Len() > 0 {
+		t.Errorf("exit code %d, stderr %q: want 141 and nothing", code, errOut.String())
 	}
 }

@@ -27,6 +27,21 @@ type Report struct {
 	// Shown reports that the orchestrator shows the results itself (kpt fn
 	// render marks its items; see transformer.Engine.Shown).
 	Shown bool
+	// Lines holds, for a plain stream, the input line, from 1, of the
+	// resource each of Problems is about (where its content starts), or 0
+	// for a problem about no resource of the input. It is nil for a
+	// ResourceList.
+	Lines []int
+}
+
+// Options tune a run.
+type Options struct {
+	// MaxDocumentSize is the size above which a document of a plain
+	// stream, an item of a ResourceList, or a ResourceList the streaming
+	// path does not take, is refused with a *stream.TooLargeError before it
+	// is read further: parsing costs several times the text in memory. 0
+	// means stream.DefaultMaxDocumentSize; a negative value, no limit.
+	MaxDocumentSize int64
 }
 
 // newReport is the Report of a run's results, with the error a run
@@ -44,7 +59,12 @@ func newReport(results fn.Results, shown bool) (Report, error) {
 // core (see streamed); input the splitter does not take with certainty is
 // parsed whole (see whole). Both write the same bytes.
 func ResourceList(r io.Reader, w io.Writer) (Report, error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
+	return ResourceListWith(r, w, Options{})
+}
+
+// ResourceListWith is ResourceList with options.
+func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
+	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}

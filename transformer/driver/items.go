@@ -15,23 +15,19 @@ import (
 // nothing but comments. A document that is not valid YAML, or not a
 // mapping, is a one-line error that names it, as in PlainStream.
 func PlainItems(r io.Reader) ([]*yaml.RNode, error) {
-	docs, err := stream.ReadDocuments(r, stream.Options{MemoryLimit: spoolLimit})
+	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{MemoryLimit: spoolLimit})
 	if err != nil {
 		return nil, fmt.Errorf("reading input: %w", err)
 	}
 	defer docs.Close()
 	var items []*yaml.RNode
 	for i := range docs.Len() {
-		body, err := docs.Body(i)
-		if err != nil {
-			return nil, fmt.Errorf("reading input: %w", err)
-		}
-		doc, err := parseDocument(i, body)
+		d, err := readDocument(docs, i)
 		if err != nil {
 			return nil, err
 		}
-		if doc != nil {
-			items = append(items, yaml.NewRNode(doc.Content[0]))
+		if d.doc != nil {
+			items = append(items, yaml.NewRNode(d.doc.Content[0]))
 		}
 	}
 	return items, nil

@@ -24,9 +24,9 @@ func TestPlainItems(t *testing.T) {
 		t.Errorf("items %q", got)
 	}
 	for in, want := range map[string]string{
-		"kind: Pod\n---\nkind: [\n":       "document 2 is not valid YAML",
-		"kind: Pod\n---\n- a\n- b\n":      "document 2 is not a mapping",
-		"---\nkind: Pod\n---\n\"text\"\n": "document 2 is not a mapping",
+		"kind: Pod\n---\nkind: [\n":       "line 3: not valid YAML",
+		"kind: Pod\n---\n- a\n- b\n":      "line 3: expected a Kubernetes resource (a mapping), found a list of 2 entries",
+		"---\nkind: Pod\n---\n\"text\"\n": "line 4: expected a Kubernetes resource (a mapping), found the string",
 	} {
 		if _, err := driver.PlainItems(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", in, err, want)

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,49 +13,62 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
-// PlainStream runs the function on a plain multi-document YAML stream, the
-// way ResourceList runs it on a ResourceList: it reads r to the end, edits
-// every document with the config (cfgNode: a SidecarLifecycle or ConfigMap
-// node, nil for the defaults) and writes the stream to w. Separators,
-// comments and documents the function does not change are written as they
-// came; a changed document is re-encoded with its own list indentation and
-// line ends. With any error result nothing is written and the error is a
-// *report.ResultsError; with action validate the input is written
-// unchanged when no workload needs a change.
+// PlainStream is PlainStreamWith with the default Options.
+func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) {
+	return PlainStreamWith(cfgNode, r, w, Options{})
+}
+
+// PlainStreamWith runs the function on a plain multi-document YAML stream,
+// the way ResourceList runs it on a ResourceList: it reads r to the end,
+// edits every document with the config (cfgNode: a SidecarLifecycle or
+// ConfigMap node, nil for the defaults) and writes the stream to w.
+//
+// The input is UTF-8, or UTF-16 with a byte order mark (see stream.Text);
+// the output is UTF-8. Documents the function does not change are written
+// as they came, and so is everything around a document's content:
+// comments, directives and "---" lines before it, a "..." line after it
+// (see stream.Documents). A changed document is re-encoded with its own
+// list indentation and line ends, a JSON document as JSON (see
+// encodeDocument). With any error result nothing is written and the error
+// is a *report.ResultsError; with action validate the input is written
+// unchanged when no workload needs a change. An error about a place in the
+// input is a *stream.LineError, and Report.Lines gives the line of each
+// problem's resource.
 //
 // The documents are parsed, edited and encoded on every core, and the
 // stream and the output are spooled like the ResourceList's, so memory is
-// bounded by the documents in flight.
-func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) {
+// bounded by the documents in flight; a document larger than
+// Options.MaxDocumentSize is refused before it is read to its end.
+func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
 	e := transformer.Start(cfgNode)
 	if e.ConfigErr() != nil {
 		return newReport(e.Close(), false)
 	}
-	docs, err := stream.ReadDocuments(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
+	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
+		Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
+	})
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
 	defer docs.Close()
 	noteNamespaces(e, docs.Marked, func(i int) (*yaml.RNode, error) {
-		body, err := docs.Body(i)
-		if err != nil {
+		d, err := readDocument(docs, i)
+		if err != nil || d.doc == nil {
 			return nil, err
 		}
-		doc, err := parseDocument(i, body)
-		if err != nil || doc == nil {
-			return nil, err
-		}
-		return yaml.NewRNode(doc.Content[0]), nil
+		return yaml.NewRNode(d.doc.Content[0]), nil
 	})
-	out, problems, err := plainPass(docs, e)
+	out, pass, err := plainPass(docs, e)
 	if errors.Is(err, transformer.ErrRestart) {
-		out, problems, err = plainPass(docs, e)
+		out, pass, err = plainPass(docs, e)
 	}
 	if err != nil {
 		return Report{}, err
 	}
 	defer out.Close()
-	rep, err := newReport(append(problems, e.Close()...), e.Shown())
+	closing := e.Close()
+	rep, err := newReport(append(pass.problems, closing...), e.Shown())
+	rep.Lines = append(pass.lines, pass.linesOf(report.Problems(closing))...)
 	if err != nil {
 		return rep, err
 	}
@@ -66,12 +78,59 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 	return rep, nil
 }
 
+// plainResults are the problems of one pass over the documents, with the
+// line of each, and the line of every resource, by its resourceRef, for
+// the closing results.
+type plainResults struct {
+	problems  fn.Results
+	lines     []int
+	resources map[string]int
+}
+
+// add takes the problems among a document's results.
+func (p *plainResults) add(results fn.Results, line int) {
+	for _, r := range report.Problems(results) {
+		p.problems = append(p.problems, r)
+		p.lines = append(p.lines, line)
+	}
+}
+
+// linesOf is the line of the resource each result is about, or 0.
+func (p *plainResults) linesOf(results fn.Results) []int {
+	lines := make([]int, len(results))
+	for i, r := range results {
+		if r.ResourceRef != nil {
+			lines[i] = p.resources[refKey(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)]
+		}
+	}
+	return lines
+}
+
+// refKey is what identifies a resource in the results.
+func refKey(kind, namespace, name string) string { return kind + "\x00" + namespace + "\x00" + name }
+
+// resourceKey is the refKey of a resource's mapping, read with no
+// assumption about its fields' kinds: the engine reports a bad field.
+func resourceKey(root *yaml.Node) string {
+	scalar := func(m *yaml.Node, key string) string {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return ""
+		}
+		if v := fieldNode(m, key); v != nil && v.Kind == yaml.ScalarNode {
+			return v.Value
+		}
+		return ""
+	}
+	meta := fieldNode(root, "metadata")
+	return refKey(scalar(root, "kind"), scalar(meta, "namespace"), scalar(meta, "name"))
+}
+
 // plainPass edits and encodes every document in order, into a spool. It
 // stops with transformer.ErrRestart when the engine meets the run's first
 // failed item, and at the first document that is not valid YAML.
-func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, fn.Results, error) {
+func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, *plainResults, error) {
 	out := stream.NewSpool(spoolLimit)
-	var problems fn.Results
+	p := &plainResults{resources: map[string]int{}}
 	err := stream.Map(docs.Len(), 64, func(i int) (plainDocument, error) {
 		return document(docs, e, i)
 	}, func(_ int, d plainDocument) error {
@@ -80,10 +139,17 @@ func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, fn
 			if err != nil {
 				return err
 			}
-			problems = append(problems, report.Problems(written.Results)...)
+			p.add(written.Results, d.line)
+			if _, seen := p.resources[d.ref]; !seen {
+				p.resources[d.ref] = d.line
+			}
 		}
-		_, err := out.Write(d.text)
-		return err
+		for _, piece := range d.text {
+			if _, err := out.Write(piece); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err == nil {
 		err = out.Flush()
@@ -92,88 +158,40 @@ func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, fn
 		out.Close()
 		return nil, nil, err
 	}
-	return out, problems, nil
+	return out, p, nil
 }
 
 // plainDocument is one document as the plain stream writes it: its text,
-// and the engine's edit when it is a resource.
+// in pieces, and for a resource the engine's edit, the line its content
+// starts on and its refKey.
 type plainDocument struct {
-	text []byte
+	text [][]byte
 	edit *transformer.Edit
+	line int
+	ref  string
 }
 
-// document edits document i and returns its separator and its text: the
-// input text when nothing changed.
+// document edits document i and returns what to write for it: the input
+// text when nothing changed.
 func document(docs *stream.Documents, e *transformer.Engine, i int) (plainDocument, error) {
-	sep, err := docs.Separator(i)
-	if err != nil {
-		return plainDocument{}, fmt.Errorf("reading input: %w", err)
-	}
-	body, err := docs.Body(i)
-	if err != nil {
-		return plainDocument{}, fmt.Errorf("reading input: %w", err)
-	}
-	doc, err := parseDocument(i, body)
+	d, err := readDocument(docs, i)
 	if err != nil {
 		return plainDocument{}, err
 	}
-	out := plainDocument{text: append(sep, body...)}
-	if doc == nil {
+	out := plainDocument{text: d.text()}
+	if d.doc == nil {
 		return out, nil
 	}
-	item := yaml.NewRNode(doc.Content[0])
+	item := yaml.NewRNode(d.doc.Content[0])
 	ed := e.Edit(item)
-	out.edit = &ed
+	out.edit, out.line = &ed, d.contentLine()
+	out.ref = resourceKey(d.doc.Content[0])
 	if node := ed.Written().Node; node != item {
-		text, err := encodeDocument(doc, node, body)
+		body, err := encodeDocument(d.doc, node, d.body)
 		if err != nil {
-			return plainDocument{}, fmt.Errorf("document %d: encoding: %w", i+1, err)
+			return plainDocument{}, &stream.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
 		}
-		out.text = append(sep, text...)
+		out.text = d.textWith(body)
 	}
 	return out, nil
-}
-
-// parseDocument parses one document's text. It returns nil for a document
-// with nothing but comments and blank lines, and an error for text that is
-// not one YAML mapping.
-func parseDocument(i int, body []byte) (*yaml.Node, error) {
-	doc, err := stream.DecodeOne(bytes.NewReader(body))
-	switch {
-	case err == io.EOF:
-		return nil, nil
-	case err == stream.ErrMoreDocuments:
-		return nil, fmt.Errorf("document %d: a document marker the splitter did not see; put \"---\" on a line of its own", i+1)
-	case err != nil:
-		return nil, fmt.Errorf("document %d is not valid YAML: %s", i+1, err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, nil
-	}
-	if doc.Content[0].Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("document %d is not a mapping: expected Kubernetes resources", i+1)
-	}
-	return doc, nil
-}
-
-// encodeDocument encodes the edited mapping in place of the document's
-// content, with the document's comments, its list indentation and its line
-// ends.
-func encodeDocument(doc *yaml.Node, edited *yaml.RNode, original []byte) ([]byte, error) {
-	out := *doc
-	out.Content = []*yaml.Node{edited.YNode()}
-	var buf bytes.Buffer
-	style := yaml.SequenceIndentStyle(yaml.DeriveSeqIndentStyle(string(original)))
-	enc := yaml.NewEncoderWithOptions(&buf, &yaml.EncoderOptions{SeqIndent: style})
-	if err := enc.Encode(&out); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	text := buf.Bytes()
-	if bytes.Contains(original, []byte("\r\n")) {
-		text = bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))
-	}
-	return text, nil
 }

@@ -117,8 +117,8 @@ func TestRunPlainErrors(t *testing.T) {
 		t.Errorf("reported %v, want the ifAbsent error", reported)
 	}
 	for _, tc := range []struct{ name, in, want string }{
-		{"not YAML", "apiVersion: v1\nkind: [\n", "document 1 is not valid YAML"},
-		{"a list", "apiVersion: v1\nkind: Pod\n---\n- a\n- b\n", "document 2 is not a mapping"},
+		{"not YAML", "apiVersion: v1\nkind: [\n", "line 2: not valid YAML: did not find expected node content"},
+		{"a list", "apiVersion: v1\nkind: Pod\n---\n- a\n- b\n", "line 4: expected a Kubernetes resource (a mapping), found a list of 2 entries"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

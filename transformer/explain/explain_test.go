@@ -333,7 +333,7 @@ func TestPlainErrors(t *testing.T) {
 	if err := explain.RunPlain(bad, strings.NewReader(""), &bytes.Buffer{}, explain.Text); err == nil || !strings.HasPrefix(err.Error(), "config: spec.mode") {
 		t.Errorf("bad config: %v", err)
 	}
-	if err := explain.RunPlain(nil, strings.NewReader("kind: Pod\n---\nkind: [\n"), &bytes.Buffer{}, explain.Text); err == nil || !strings.Contains(err.Error(), "document 2 is not valid YAML") {
+	if err := explain.RunPlain(nil, strings.NewReader("kind: Pod\n---\nkind: [\n"), &bytes.Buffer{}, explain.Text); err == nil || !strings.Contains(err.Error(), "line 3: not valid YAML") {
 		t.Errorf("bad document: %v", err)
 	}
 }

@@ -82,6 +82,10 @@ type Options struct {
 	// MemoryLimit is how much of the input is kept in memory before it
 	// moves to a temporary file; 0 means MemoryLimit.
 	MemoryLimit int64
+	// MaxDocumentSize is the size above which a document, an item, or a
+	// ResourceList the splitter does not take, is refused before it is
+	// parsed; 0 means DefaultMaxDocumentSize, a negative value no limit.
+	MaxDocumentSize int64
 }
 
 // Read reads r to the end and splits it. An error means r could not be read
@@ -111,13 +115,14 @@ func Read(r io.Reader, opts Options) (*Input, error) {
 		err    error
 		layout func() (*Layout, string)
 	)
+	max := opts.maxDocumentSize()
 	if looksJSON(br) {
 		s := &jsonSplitter{mark: opts.Mark}
-		size, err = s.scan(br, sink)
+		size, err = s.scan(br, sink, max)
 		layout = s.layout
 	} else {
 		s := &lineSplitter{mark: opts.Mark, dash: -1}
-		size, err = scanLines(br, sink, s)
+		size, err = scanLines(br, sink, s, max)
 		layout = s.layout
 	}
 	if err != nil {
@@ -138,17 +143,22 @@ func Read(r io.Reader, opts Options) (*Input, error) {
 	return in, nil
 }
 
-// scanLines feeds every line of br to s and copies it to sink.
-func scanLines(br *bufio.Reader, sink io.Writer, s *lineSplitter) (int64, error) {
-	err := eachLine(br, func(line []byte) error {
+// scanLines feeds every line of br to s and copies it to sink. It stops
+// with a *LineError holding a *TooLargeError when an item, or the list
+// when s declined it, grows larger than max (0: no limit).
+func scanLines(br *bufio.Reader, sink io.Writer, s *lineSplitter, max int64) (int64, error) {
+	err := eachLine(br, max, func(line []byte) error {
 		if sink != nil {
 			if _, err := sink.Write(line); err != nil {
 				return err
 			}
 		}
 		s.add(line)
-		return nil
+		return s.tooLarge(max)
 	})
+	if start, ok := asLongLine(err); ok {
+		err = s.longLine(start, max)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -157,13 +167,18 @@ func scanLines(br *bufio.Reader, sink io.Writer, s *lineSplitter) (int64, error)
 }
 
 // eachLine calls fn with every line of br, its line break included, however
-// long the line; the slice is valid until fn returns. It stops at the
-// first error of br or fn.
-func eachLine(br *bufio.Reader, fn func(line []byte) error) error {
+// long the line up to max bytes (0: no limit); the slice is valid until fn
+// returns. It stops at the first error of br or fn, and with a
+// *longLineError at a line longer than max, before it holds more of it.
+func eachLine(br *bufio.Reader, max int64, fn func(line []byte) error) error {
 	var long []byte // a line longer than the reader's buffer
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
+			if max > 0 && int64(len(long)+len(chunk)) > max {
+				line := append(long, chunk...)
+				return &longLineError{start: line[:min(len(line), 64)]}
+			}
 			long = append(long, chunk...)
 			continue
 		}

@@ -47,8 +47,11 @@ type jsonSplitter struct {
 	// ended.
 	wantItem, afterItem bool
 	itemStart           int64
-	items               []span
-	marked              []int
+	// line counts the line breaks read; itemLine is the line an item
+	// starts on.
+	line, itemLine int
+	items          []span
+	marked         []int
 	// done is set once the top-level object is closed.
 	done bool
 	// the two bytes before the current one, for multi-byte sequences.
@@ -61,8 +64,10 @@ func (s *jsonSplitter) decline(format string, args ...any) {
 	}
 }
 
-// scan reads br to the end, copies it to sink and splits it.
-func (s *jsonSplitter) scan(br *bufio.Reader, sink io.Writer) (int64, error) {
+// scan reads br to the end, copies it to sink and splits it. It stops
+// with a *LineError holding a *TooLargeError when an item, or the list
+// when s declined it, grows larger than max (0: no limit).
+func (s *jsonSplitter) scan(br *bufio.Reader, sink io.Writer, max int64) (int64, error) {
 	buf := make([]byte, 1<<16)
 	for {
 		n, err := br.Read(buf)
@@ -76,7 +81,13 @@ func (s *jsonSplitter) scan(br *bufio.Reader, sink io.Writer) (int64, error) {
 				if s.declined == "" {
 					s.take(b)
 				}
+				if b == '\n' {
+					s.line++
+				}
 				s.offset++
+			}
+			if err := s.tooLarge(max); err != nil {
+				return 0, err
 			}
 		}
 		if err == io.EOF {
@@ -174,7 +185,7 @@ func (s *jsonSplitter) top(b byte) {
 func (s *jsonSplitter) array(b byte) {
 	switch {
 	case b == '{' && s.wantItem:
-		s.wantItem, s.itemStart = false, s.offset
+		s.wantItem, s.itemStart, s.itemLine = false, s.offset, s.line+1
 		s.push(b)
 	case b == ',' && s.afterItem:
 		s.afterItem, s.wantItem = false, true
@@ -282,6 +293,23 @@ func (s *jsonSplitter) pop(b byte) {
 	case depth == 1:
 		s.done = true
 	}
+}
+
+// tooLarge is a *LineError holding a *TooLargeError when the item being
+// read, the list without its items, or the list the splitter declined, is
+// larger than max (0: no limit).
+func (s *jsonSplitter) tooLarge(max int64) error {
+	switch {
+	case max <= 0:
+	case s.declined != "" && s.offset > max:
+		return &LineError{Line: 1, Err: &TooLargeError{What: fmt.Sprintf("the ResourceList (not split into its items: %s)", s.declined), Limit: max}}
+	case s.declined != "":
+	case s.section == inItems && !s.wantItem && !s.afterItem && s.offset-s.itemStart > max:
+		return &LineError{Line: s.itemLine, Err: &TooLargeError{What: fmt.Sprintf("ResourceList items[%d]", len(s.items)), Limit: max}}
+	case int64(s.prefix.Len()+s.suffix.Len()) > max:
+		return &LineError{Line: 1, Err: &TooLargeError{What: "the ResourceList without its items", Limit: max}}
+	}
+	return nil
 }
 
 // end is called at the end of the input.

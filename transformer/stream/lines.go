@@ -36,10 +36,12 @@ type lineSplitter struct {
 	// nextKey is set when a top-level key follows the items.
 	nextKey bool
 	// dash is the column of the items' "-", or -1 before the first item.
-	dash    int
-	starts  []int64
-	marked  []int
-	comment bool // the last non-blank line of the current item is a comment
+	dash   int
+	starts []int64
+	// startLines are the lines the items' "-" are on.
+	startLines []int
+	marked     []int
+	comment    bool // the last non-blank line of the current item is a comment
 	// block is set when the current item starts with "- key:", or with
 	// "-" and a comment, then "key:" on the next line (firstKey is set
 	// until that line is read); keep when one of its lines may start a
@@ -205,6 +207,7 @@ func (s *lineSplitter) take(line []byte) {
 			start = s.lastEnd
 		}
 		s.starts = append(s.starts, start)
+		s.startLines = append(s.startLines, s.line)
 		s.dash = indent
 		after := bytes.TrimLeft(text[indent+1:], " ")
 		s.block = keyOf(after) != "" && len(text)-len(after) == indent+2
@@ -260,6 +263,43 @@ func (s *lineSplitter) outside(line, text []byte, indent int, blank bool) {
 		}
 	}
 	buf.Write(line)
+}
+
+// tooLarge is a *LineError holding a *TooLargeError when the current
+// item, the list without its items, or the list the splitter declined, is
+// larger than max (0: no limit).
+func (s *lineSplitter) tooLarge(max int64) error {
+	if max <= 0 {
+		return nil
+	}
+	return s.tooLargeWith(max, 0)
+}
+
+// longLine is the *LineError for a line, starting with start, that is
+// longer than max: it starts an item, or makes the current one too large.
+func (s *lineSplitter) longLine(start []byte, max int64) error {
+	if text := lineText(start, s.line == 0); s.section == inItems && s.declined == "" {
+		if indent, _ := indentOf(text); isEntry(text, indent) && (s.dash < 0 || indent == s.dash) {
+			return &LineError{Line: s.line + 1, Err: &TooLargeError{What: fmt.Sprintf("ResourceList items[%d]", len(s.starts)), Limit: max}}
+		}
+	}
+	return s.tooLargeWith(max, max+1)
+}
+
+// tooLargeWith is tooLarge with pending more bytes not yet taken.
+func (s *lineSplitter) tooLargeWith(max, pending int64) error {
+	end := s.offset + pending
+	switch {
+	case s.declined != "" && end > max:
+		return &LineError{Line: 1, Err: &TooLargeError{What: fmt.Sprintf("the ResourceList (not split into its items: %s)", s.declined), Limit: max}}
+	case s.declined != "":
+	case s.section == inItems && len(s.starts) > 0 && end-s.starts[len(s.starts)-1] > max:
+		i := len(s.starts) - 1
+		return &LineError{Line: s.startLines[i], Err: &TooLargeError{What: fmt.Sprintf("ResourceList items[%d]", i), Limit: max}}
+	case int64(s.prefix.Len()+s.suffix.Len())+pending > max:
+		return &LineError{Line: 1, Err: &TooLargeError{What: "the ResourceList without its items", Limit: max}}
+	}
+	return nil
 }
 
 // endItem checks the end of the current item.
