@@ -78,11 +78,14 @@ func Explain(in []byte) ([]Workload, error) {
 	}
 	var workloads []written
 	for _, item := range items {
-		ed := e.Edit(item) // as action mutate writes it, whatever another item does
-		f := ed.Fact()
-		lb.Add(f)
-		if f.Workload != nil {
-			workloads = append(workloads, written{node: ed.Node(), fact: f.Workload, errors: ed.Errors()})
+		// As action mutate writes it, whatever another item does; a List's
+		// entries one by one.
+		for _, ed := range e.Edit(item).Entries() {
+			f := ed.Fact()
+			lb.Add(f)
+			if f.Workload != nil {
+				workloads = append(workloads, written{node: ed.Node(), fact: f.Workload, errors: ed.Errors()})
+			}
 		}
 	}
 	routes := map[*budget.Workload][]budget.Route{}
