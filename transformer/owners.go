@@ -131,21 +131,22 @@ func (o *owners) results(extra []config.PodSpecPath) fn.Results {
 // result is the note's result. It names the controller in its message and
 // has no resourceRef: an info result with one says what changed.
 func (n *note) result(extra []config.PodSpecPath) *fn.Result {
-	what := n.first.self.String()
+	what, which, own, those := n.first.self.String(), "which is", "its", "it is"
 	if n.count > 1 {
-		what += fmt.Sprintf(" and %d more", n.count-1)
+		what += " and " + plural(n.count-1, "more object")
+		which, own, those = "which are", "their", "they are"
 	}
-	const left = "they are left to it, not edited or checked on their own (the API server refuses edits to a Pod's containers or a Job's template, and a controller rewrites what it owns)"
+	left := fmt.Sprintf("%s not edited or checked on %s own (the API server refuses edits to a Pod's containers or a Job's template, and a controller rewrites what it owns)", which, own)
 	switch {
 	case n.found:
 		return &fn.Result{Severity: fn.Info, File: n.at.file, Message: fmt.Sprintf(
-			"%s controls %s in the input; %s: the fix goes in %s, which is checked itself", n.top, what, left, n.top)}
+			"%s controls %s in the input, %s: the fix goes in %s, which is checked itself", n.top, what, left, n.top)}
 	case workload.IsKind(n.top.APIVersion, n.top.Kind, extra):
 		return &fn.Result{Severity: fn.Warning, File: n.first.file, Message: fmt.Sprintf(
-			"%s controls %s in the input but is not in it, so they were not checked (objects a controller owns are checked through it): add it to the input (kubectl get %ss)",
-			n.top, what, strings.ToLower(n.top.Kind))}
+			"%s controls %s in the input but is not in it, so %s not checked: a controller's objects are checked through it; add it to the input (kubectl get %ss)",
+			n.top, what, those, strings.ToLower(n.top.Kind))}
 	}
 	return &fn.Result{Severity: fn.Info, File: n.first.file, Message: fmt.Sprintf(
-		"%s controls %s in the input; %s, and %s is not a kind of workload the function checks: the fix goes wherever %s takes their pod spec from",
-		n.top, what, left, report.Name(n.top.Kind), n.top)}
+		"%s controls %s in the input, %s, and %s is not a kind of workload the function checks: the fix goes wherever %s takes %s pod spec from",
+		n.top, what, left, report.Name(n.top.Kind), n.top, own)}
 }

@@ -25,7 +25,7 @@ func TestOwnedAreLeftToTheirController(t *testing.T) {
 		entry("v1", "Pod", "web-6c9f8-a", ownedBy("apps/v1", "ReplicaSet", "web-6c9f8")),
 		entry("v1", "Pod", "web-6c9f8-b", ownedBy("apps/v1", "ReplicaSet", "web-6c9f8")),
 	)
-	const note = "info: Deployment shop/web controls ReplicaSet shop/web-6c9f8 and 2 more in the input; they are left to it, not edited or checked on their own " +
+	const note = "info: Deployment shop/web controls ReplicaSet shop/web-6c9f8 and 2 more objects in the input, which are not edited or checked on their own " +
 		"(the API server refuses edits to a Pod's containers or a Job's template, and a controller rewrites what it owns): the fix goes in Deployment shop/web, which is checked itself"
 
 	_, _, got := run(t, validatePolicy, doc)
@@ -74,11 +74,12 @@ func TestControllerNotInTheInput(t *testing.T) {
 		}
 	}
 	krmtest.CheckLog(t, "results", got, []string{
-		"warning: ReplicaSet shop/web-6c9f8 controls Pod shop/web-6c9f8-a and 1 more in the input but is not in it, so they were not checked (objects a controller owns are checked through it): add it to the input (kubectl get replicasets)",
-		"info: Node node-1 controls Pod shop/etcd-node-1 in the input; they are left to it, not edited or checked on their own",
-		"info: Workflow shop/report controls Pod shop/report-x1 in the input; they are left to it, not edited or checked on their own " +
+		"warning: ReplicaSet shop/web-6c9f8 controls Pod shop/web-6c9f8-a and 1 more object in the input but is not in it, so they are not checked: " +
+			"a controller's objects are checked through it; add it to the input (kubectl get replicasets)",
+		"info: Node node-1 controls Pod shop/etcd-node-1 in the input, which is not edited or checked on its own",
+		"info: Workflow shop/report controls Pod shop/report-x1 in the input, which is not edited or checked on its own " +
 			"(the API server refuses edits to a Pod's containers or a Job's template, and a controller rewrites what it owns), and Workflow is not a kind of workload the function checks: " +
-			"the fix goes wherever Workflow shop/report takes their pod spec from",
+			"the fix goes wherever Workflow shop/report takes its pod spec from",
 		"info: validate: 0 workloads not as configured, skipped 0",
 	})
 }
