@@ -142,7 +142,8 @@ func (ed Edit) Failed() bool { return ed.result.outcome == outcomeFailed }
 func (ed Edit) Node() *yaml.RNode { return ed.result.Node }
 
 // Fact is what the termination budget keeps of the item as Node has it;
-// for a failed workload, of the item as it came.
+// for a failed workload, of the item as it came; for a List, nothing (its
+// entries' facts are theirs: see Entries).
 func (ed Edit) Fact() budget.Fact { return ed.fact }
 
 // Written is what the run writes for the item, as far as the run knew

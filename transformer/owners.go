@@ -36,12 +36,13 @@ func (t *Transformer) member(item *yaml.RNode) *member {
 	if !ok {
 		return nil
 	}
-	m := &member{self: owner.Of(item)}
+	meta, _ := item.GetMeta()
+	m := &member{self: owner.Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}}
 	if c, ok := owner.Controller(item); ok {
 		m.controller = &c
 		m.left = workload.Selected(w, t.Config.Spec.Targets)
 	}
-	_, m.file = ref(item)
+	_, m.file = refOf(meta)
 	return m
 }
 

@@ -34,12 +34,6 @@ func group(apiVersion string) string {
 	return ""
 }
 
-// Of is the object's own Ref.
-func Of(item *yaml.RNode) Ref {
-	meta, _ := item.GetMeta()
-	return Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
-}
-
 // clusterScoped are the owner kinds that have no namespace: a Node owns
 // the mirror Pods of its static pods.
 var clusterScoped = map[string]bool{"v1/Node": true}
