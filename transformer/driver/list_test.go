@@ -146,3 +146,35 @@ func TestListInPlainStream(t *testing.T) {
 		})
 	}
 }
+
+// TestNamespaceInAListOnEveryPath: a Namespace entry of a List annotated to
+// skip its workloads, after them, is noted before any edit on the streamed
+// and the whole-list path and in the plain stream: nothing changes.
+func TestNamespaceInAListOnEveryPath(t *testing.T) {
+	skip := strings.Replace(liveList, "kind: List\n",
+		"- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: shop\n    annotations: {sidecar-lifecycle.dev/skip: \"true\"}\nkind: List\n", 1)
+	items := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n---\n" + skip
+	reports, failed := everyPath(t, items, linkerd, true)
+	for path, report := range reports {
+		if failed[path] || strings.Contains(report, "error") {
+			t.Errorf("%s: %s", path, report)
+		}
+	}
+	rl, err := krmtest.ResourceList([]byte(items), []byte(linkerd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if streamed, problem := compareRuns(rl); !streamed || problem != "" {
+		t.Fatalf("streamed %v: %s", streamed, problem)
+	}
+	out, err := run(t, rl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "skipped 1") || strings.Contains(string(out), "linkerd-await") {
+		t.Errorf("the Deployment of the skipped Namespace changed, or was not counted as skipped:\n%s", out)
+	}
+	if plain, _, err := runPlain(t, linkerd, items); err != nil || plain != items {
+		t.Errorf("the plain stream changed (err %v):\n%s", err, krmtest.Diff(items, plain))
+	}
+}
