@@ -183,7 +183,13 @@ func (e *Engine) Edit(item *yaml.RNode) Edit {
 func (e *Engine) editItem(item *yaml.RNode) Edit {
 	m := e.t.member(item)
 	if m != nil && m.left {
-		return Edit{input: item, result: itemResult{Node: item}, member: m}
+		r := itemResult{Node: item}
+		// Not checked, but read: a duplicate key is an error wherever it is.
+		if _, _, err := e.t.prepare(item); err != nil {
+			r.outcome = outcomeFailed
+			r.Log.Fail("%v", err)
+		}
+		return Edit{input: item, result: r, member: m}
 	}
 	r := e.t.item(item, e.skip)
 	factOf := r.outcome

@@ -108,3 +108,16 @@ func TestOwnedNotSelected(t *testing.T) {
 		t.Errorf("results %q: want a note for each ReplicaSet and the summary", got)
 	}
 }
+
+// TestOwnedDuplicateKey: a workload left to its controller is not checked,
+// but a duplicate key in it is an error, as anywhere in the input.
+func TestOwnedDuplicateKey(t *testing.T) {
+	pod := entry("v1", "Pod", "web-a", ownedBy("apps/v1", "ReplicaSet", "a")+"    labels: {app: web}\n    labels: {app: web}\n")
+	in, out, got := run(t, linkerdPolicy, kubectlList(pod))
+	if out[0] != in[0] {
+		t.Error("the List changed in a run that fails")
+	}
+	if len(got) < 1 || !strings.HasPrefix(got[0], `error: Pod shop/web-a: metadata: duplicate key "labels"`) {
+		t.Errorf("results %q: want the duplicate key", got)
+	}
+}
