@@ -18,8 +18,8 @@ var summary table
 // scenarioOrder and variantOrder fix the table's order, whatever order the
 // parallel tests finish in.
 var (
-	scenarioOrder = []string{"start-up", "shutdown", "budget", "job", "api-server"}
-	variantOrder  = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken"}
+	scenarioOrder = []string{"start-up", "shutdown", "budget", "job", "api-server", "audit"}
+	variantOrder  = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken", "live", "rbac"}
 )
 
 type table struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
@@ -34,6 +35,13 @@ import (
 // every item again, from the first, to Edit and Add of the same Engine,
 // which now writes each one as it came.
 //
+// An item that is a List (see list.Items), as `kubectl get -o yaml|json`
+// prints one, is read as its entries: each is edited, reported, counted
+// and budgeted as an item, and the List is written back as a List. A
+// workload that a controller owns (a ReplicaSet's Pods, a Deployment's
+// ReplicaSets, a CronJob's Jobs) is left to it: neither edited nor
+// reported on its own; Close says once per controller where the fix goes.
+//
 // With action mutate and a failure, the changes the run would have made
 // are not reported (nothing was changed) and neither is the budget; with
 // action validate every finding is reported whatever fails, because
@@ -50,6 +58,7 @@ type Engine struct {
 	failed  atomic.Bool
 	summary summary
 	budget  budget.Collector
+	owners  owners
 	shown   bool
 }
 
@@ -81,11 +90,27 @@ func (e *Engine) ConfigErr() error { return e.cfgErr }
 // action is the run's action; the config must have loaded.
 func (e *Engine) action() config.Action { return e.t.Config.Spec.Action }
 
-// NoteNamespace records a Namespace item annotated to skip its workloads.
-// Every item that may be a Namespace must be noted before the first Edit;
-// any other item is ignored.
+// NoteNamespace records a Namespace item, or a Namespace entry of a List
+// item, annotated to skip its workloads. Every item that may be or hold a
+// Namespace must be noted before the first Edit; any other item is
+// ignored.
 func (e *Engine) NoteNamespace(item *yaml.RNode) {
-	if e.cfgErr == nil && isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
+	if e.cfgErr != nil {
+		return
+	}
+	if entries, ok := list.Items(item); ok {
+		for _, n := range entries {
+			if n.Kind == yaml.MappingNode {
+				e.noteNamespace(yaml.NewRNode(n))
+			}
+		}
+		return
+	}
+	e.noteNamespace(item)
+}
+
+func (e *Engine) noteNamespace(item *yaml.RNode) {
+	if isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
 		e.skip[item.GetName()] = true
 	}
 }
@@ -99,9 +124,17 @@ type Edit struct {
 	written Written
 	// inFailedRun: the edit was made once the run knew an item fails.
 	inFailedRun bool
+	// member is what the owner notes keep of a workload; nil for any
+	// other item.
+	member *member
+	// list is set for a List, whose entries are edited as items: entries
+	// holds their edits, and result the List's own errors.
+	list    bool
+	entries []Edit
 }
 
-// Failed reports whether the item failed.
+// Failed reports whether the item failed: for a List, the List or any of
+// its entries.
 func (ed Edit) Failed() bool { return ed.result.outcome == outcomeFailed }
 
 // Node is the item as action mutate writes it when no other item fails:
@@ -109,31 +142,61 @@ func (ed Edit) Failed() bool { return ed.result.outcome == outcomeFailed }
 func (ed Edit) Node() *yaml.RNode { return ed.result.Node }
 
 // Fact is what the termination budget keeps of the item as Node has it;
-// for a failed workload, of the item as it came.
+// for a failed workload, of the item as it came; for a List, nothing (its
+// entries' facts are theirs: see Entries).
 func (ed Edit) Fact() budget.Fact { return ed.fact }
 
 // Written is what the run writes for the item, as far as the run knew
 // whether an item fails when the edit was made; Add returns it.
 func (ed Edit) Written() Written { return ed.written }
 
-// Errors are the item's errors, one line each.
+// Errors are the item's errors, one line each; a List's own, not its
+// entries'.
 func (ed Edit) Errors() []string { return ed.result.Log.Errors }
+
+// Entries are the edits of a List's entries, in order, or the edit itself
+// for any other item.
+func (ed Edit) Entries() []Edit {
+	if ed.list {
+		return ed.entries
+	}
+	return []Edit{ed}
+}
 
 // Edit edits one item and prepares what to write for it. It never changes
 // the item, and it may be called from several goroutines once every
-// Namespace has been noted.
+// Namespace has been noted. A List's entries are edited as items (see
+// editList); a workload a controller owns is left to it (see member).
 func (e *Engine) Edit(item *yaml.RNode) Edit {
 	if e.cfgErr != nil {
 		return Edit{input: item, result: itemResult{Node: item}, written: Written{Node: item}}
+	}
+	if entries, ok := list.Items(item); ok {
+		return e.editList(item, entries)
+	}
+	ed := e.editItem(item)
+	e.write(&ed)
+	return ed
+}
+
+// editItem edits one item that is not a List; what to write is not set.
+func (e *Engine) editItem(item *yaml.RNode) Edit {
+	m := e.t.member(item)
+	if m != nil && m.left {
+		r := itemResult{Node: item}
+		// Not checked, but read: a duplicate key is an error wherever it is.
+		if _, _, err := e.t.prepare(item); err != nil {
+			r.outcome = outcomeFailed
+			r.Log.Fail("%v", err)
+		}
+		return Edit{input: item, result: r, member: m}
 	}
 	r := e.t.item(item, e.skip)
 	factOf := r.outcome
 	if factOf == outcomeFailed {
 		factOf = outcomeUntouched
 	}
-	ed := Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf)}
-	e.write(&ed)
-	return ed
+	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf), member: m}
 }
 
 // write sets what the run writes for the edit, as far as the run knows
@@ -148,7 +211,7 @@ func (e *Engine) write(ed *Edit) {
 	if ed.inFailedRun && action == config.ActionMutate && !ed.Failed() {
 		r.Log.Changes = nil // nothing was changed
 	}
-	ed.written = Written{Node: r.Node, Results: itemResults(ed.input, r, action)}
+	ed.written = Written{Node: r.Node, Results: append(e.writeEntries(ed), itemResults(ed.input, r, action)...)}
 	if ed.inFailedRun || ed.Failed() || action == config.ActionValidate {
 		ed.written.Node = ed.input
 	}
@@ -171,30 +234,47 @@ type Written struct {
 func (e *Engine) Add(ed Edit) (Written, error) {
 	if ed.Failed() && !e.failed.Load() {
 		e.failed.Store(true)
-		e.summary, e.budget, e.shown = summary{}, budget.Collector{}, false
+		e.summary, e.budget, e.owners, e.shown = summary{}, budget.Collector{}, owners{}, false
 		return Written{}, ErrRestart
 	}
 	e.shown = e.shown || shownByOrchestrator(ed.input)
 	if e.cfgErr != nil {
 		return ed.written, nil
 	}
+	if !ed.list {
+		e.count(ed)
+		return ed.written, nil
+	}
+	for _, entry := range ed.entries {
+		e.count(entry)
+	}
+	if ed.result.Log.Failed() {
+		e.summary.add(outcomeFailed) // the List itself
+	}
+	return ed.written, nil
+}
+
+// count counts an item that is not a List: in the summary, the budget and
+// the owner notes.
+func (e *Engine) count(ed Edit) {
 	if !ed.Failed() {
 		e.budget.Add(ed.fact)
 	}
 	e.summary.addItem(ed.result)
-	return ed.written, nil
+	e.owners.add(ed.member)
 }
 
-// Close returns the closing results: the termination budget's findings
-// across items, then the summary; or the config's errors.
+// Close returns the closing results: one per controller that workloads
+// were left to, the termination budget's findings across items, then the
+// summary; or the config's errors.
 func (e *Engine) Close() fn.Results {
 	if e.cfgErr != nil {
 		return configResults(e.cfgErr)
 	}
 	action := e.action()
-	var out fn.Results
+	out := e.owners.results(e.t.Config.Spec.PodSpecPaths)
 	if !e.failed.Load() || action == config.ActionValidate {
-		out = e.budget.Results(action)
+		out = append(out, e.budget.Results(action)...)
 	}
 	return append(out, &fn.Result{Message: e.summary.message(action), Severity: fn.Info})
 }

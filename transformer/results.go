@@ -19,8 +19,13 @@ import (
 // [originAnnotations]), relative to the kustomization built.
 func ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
 	meta, _ := item.GetMeta()
+	return refOf(meta)
+}
+
+// refOf is ref of an item's metadata.
+func refOf(meta yaml.ResourceMeta) (*fn.ResourceRef, *fn.File) {
 	r := &fn.ResourceRef{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Name, Namespace: meta.Namespace}
-	path, index, _ := kioutil.GetFileAnnotations(item)
+	path, index := fileAnnotations(meta.Annotations)
 	if path == "" {
 		if origin := originPath(meta.Annotations[originAnnotation]); origin != "" {
 			return r, &fn.File{Path: origin}
@@ -29,6 +34,20 @@ func ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
 	}
 	i, _ := strconv.Atoi(index)
 	return r, &fn.File{Path: path, Index: i}
+}
+
+// fileAnnotations are the path and index annotations of the orchestrator,
+// or their legacy names, as kioutil.GetFileAnnotations reads them.
+func fileAnnotations(a map[string]string) (path, index string) {
+	path, found := a[kioutil.PathAnnotation]
+	if !found {
+		path = a[kioutil.LegacyPathAnnotation]
+	}
+	index, found = a[kioutil.IndexAnnotation]
+	if !found {
+		index = a[kioutil.LegacyIndexAnnotation]
+	}
+	return path, index
 }
 
 // originAnnotation is where kustomize records the file a resource came from.

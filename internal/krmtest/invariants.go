@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/list"
 )
 
 // Result is one result of an output ResourceList, flattened.
@@ -78,14 +80,6 @@ func Check(input, output []byte) []error {
 	if len(in.Items) != len(out.Items) {
 		return append(errs, fmt.Errorf("%d items in, %d out", len(in.Items), len(out.Items)))
 	}
-	inText, err := Strings(in.Items)
-	if err != nil {
-		return []error{err}
-	}
-	outText, err := Strings(out.Items)
-	if err != nil {
-		return []error{err}
-	}
 	results := out.ResultList()
 	reported := map[string]bool{}
 	for _, r := range results {
@@ -98,32 +92,76 @@ func Check(input, output []byte) []error {
 		errs = append(errs, fmt.Errorf("output: %w", err))
 	}
 	for i := range in.Items {
-		id := ID(in.Items[i])
-		if got := ID(out.Items[i]); got != id {
-			errs = append(errs, fmt.Errorf("item %d: %s came out as %s", i, id, got))
+		ins, outs, err := resources(in.Items[i], out.Items[i])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("item %d: %w", i, err))
 			continue
 		}
-		changed := inText[i] != outText[i]
-		switch {
-		case changed && failed:
-			errs = append(errs, fmt.Errorf("%s changed although the run has error results", id))
-		case changed && !reported[id] && !rewritten(in.Items[i], out.Items[i]):
-			errs = append(errs, fmt.Errorf("%s changed but no info result names it:\n--- in\n%s--- out\n%s", id, inText[i], outText[i]))
-		case !changed && reported[id]:
-			errs = append(errs, fmt.Errorf("%s has an info result but did not change", id))
+		for j := range ins {
+			errs = append(errs, checkResource(ins[j], outs[j], failed, reported)...)
 		}
-		for _, c := range Comments(in.Items[i]) {
-			if !strings.Contains(outText[i], c) {
-				errs = append(errs, fmt.Errorf("%s lost comment %q", id, c))
-			}
+	}
+	return errs
+}
+
+// resources pairs an input item with its output item as resources: a List
+// (see list.Items) as its entries, once its own fields are found
+// unchanged; any other item as itself.
+func resources(in, out *yaml.RNode) ([]*yaml.RNode, []*yaml.RNode, error) {
+	inEntries, inList := list.Items(in)
+	outEntries, outList := list.Items(out)
+	if !inList {
+		return []*yaml.RNode{in}, []*yaml.RNode{out}, nil
+	}
+	if !outList || len(inEntries) != len(outEntries) {
+		return nil, nil, fmt.Errorf("List %s came out as %s", ID(in), ID(out))
+	}
+	text, err := Strings([]*yaml.RNode{list.Without(in), list.Without(out)})
+	if err != nil {
+		return nil, nil, err
+	}
+	if text[0] != text[1] {
+		return nil, nil, fmt.Errorf("List %s changed beside its items:\n--- in\n%s--- out\n%s", ID(in), text[0], text[1])
+	}
+	ins, outs := make([]*yaml.RNode, len(inEntries)), make([]*yaml.RNode, len(outEntries))
+	for j := range inEntries {
+		ins[j], outs[j] = yaml.NewRNode(inEntries[j]), yaml.NewRNode(outEntries[j])
+	}
+	return ins, outs, nil
+}
+
+// checkResource checks one resource from input to output (see Check).
+func checkResource(in, out *yaml.RNode, failed bool, reported map[string]bool) []error {
+	text, err := Strings([]*yaml.RNode{in, out})
+	if err != nil {
+		return []error{err}
+	}
+	inText, outText := text[0], text[1]
+	id := ID(in)
+	if got := ID(out); got != id {
+		return []error{fmt.Errorf("%s came out as %s", id, got)}
+	}
+	var errs []error
+	changed := inText != outText
+	switch {
+	case changed && failed:
+		errs = append(errs, fmt.Errorf("%s changed although the run has error results", id))
+	case changed && !reported[id] && !rewritten(in, out):
+		errs = append(errs, fmt.Errorf("%s changed but no info result names it:\n--- in\n%s--- out\n%s", id, inText, outText))
+	case !changed && reported[id]:
+		errs = append(errs, fmt.Errorf("%s has an info result but did not change", id))
+	}
+	for _, c := range Comments(in) {
+		if !strings.Contains(outText, c) {
+			errs = append(errs, fmt.Errorf("%s lost comment %q", id, c))
 		}
-		if changed {
-			if err := Valid(out.Items[i]); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %v", id, err))
-			}
-			if a, b := containerNames(in.Items[i]), containerNames(out.Items[i]); a != b {
-				errs = append(errs, fmt.Errorf("%s: containers %s became %s", id, a, b))
-			}
+	}
+	if changed {
+		if err := Valid(out); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", id, err))
+		}
+		if a, b := containerNames(in), containerNames(out); a != b {
+			errs = append(errs, fmt.Errorf("%s: containers %s became %s", id, a, b))
 		}
 	}
 	return errs

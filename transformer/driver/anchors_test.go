@@ -46,6 +46,14 @@ func TestAnchorsAcrossItems(t *testing.T) {
 			want: []string{"metadata: {name: second}\n  spec:\n    ", "- name: linkerd-proxy\n      image: proxy:2\n"},
 		},
 		{
+			name: "anchor in an edited entry of a List that keeps another anchor, alias in a later item",
+			items: "- apiVersion: v1\n  kind: List\n  metadata: {name: live, labels: &live {from: kubectl}}\n  items:\n" +
+				"  " + strings.ReplaceAll(strings.TrimSuffix(edited, "\n"), "\n", "\n  ") + "\n" +
+				"  - {apiVersion: v1, kind: ConfigMap, metadata: {name: c, labels: *live}}\n" +
+				pod("other", "    - name: other\n      env: *env\n      resources: *res\n"),
+			want: []string{"labels: &live {from: kubectl}", "- name: other\n      env:\n      - {name: REGION, value: eu}\n      resources: {requests: {cpu: 10m}}"},
+		},
+		{
 			name:  "merge key of another item's anchor",
 			items: edited + pod("merged", "    - <<: {name: merged}\n      resources: {<<: *res, limits: {cpu: 1}}\n"),
 			want:  []string{"resources: {!!merge <<: {requests: {cpu: 10m}}, limits: {cpu: 1}}"},

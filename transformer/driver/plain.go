@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
@@ -87,11 +88,31 @@ type plainResults struct {
 	resources map[string]int
 }
 
-// add takes the problems among a document's results.
-func (p *plainResults) add(results fn.Results, line int) {
+// add takes the problems among a document's results, each at the line of
+// its resource: the document's, or a List entry's.
+func (p *plainResults) add(d plainDocument, results fn.Results) {
 	for _, r := range report.Problems(results) {
+		line := d.line
+		if r.ResourceRef != nil {
+			if l, ok := d.entries[refKey(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)]; ok {
+				line = l
+			}
+		}
 		p.problems = append(p.problems, r)
 		p.lines = append(p.lines, line)
+	}
+}
+
+// addResources records the line of the document's resource, and of each
+// of its entries when it is a List, for the closing results.
+func (p *plainResults) addResources(d plainDocument) {
+	if _, seen := p.resources[d.ref]; !seen {
+		p.resources[d.ref] = d.line
+	}
+	for ref, line := range d.entries {
+		if _, seen := p.resources[ref]; !seen {
+			p.resources[ref] = line
+		}
 	}
 }
 
@@ -139,10 +160,8 @@ func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, *p
 			if err != nil {
 				return err
 			}
-			p.add(written.Results, d.line)
-			if _, seen := p.resources[d.ref]; !seen {
-				p.resources[d.ref] = d.line
-			}
+			p.add(d, written.Results)
+			p.addResources(d)
 		}
 		for _, piece := range d.text {
 			if _, err := out.Write(piece); err != nil {
@@ -163,12 +182,14 @@ func plainPass(docs *stream.Documents, e *transformer.Engine) (*stream.Spool, *p
 
 // plainDocument is one document as the plain stream writes it: its text,
 // in pieces, and for a resource the engine's edit, the line its content
-// starts on and its refKey.
+// starts on and its refKey; for a List, the line of each entry's first
+// resource of a refKey.
 type plainDocument struct {
-	text [][]byte
-	edit *transformer.Edit
-	line int
-	ref  string
+	text    [][]byte
+	edit    *transformer.Edit
+	line    int
+	ref     string
+	entries map[string]int
 }
 
 // document edits document i and returns what to write for it: the input
@@ -186,6 +207,14 @@ func document(docs *stream.Documents, e *transformer.Engine, i int) (plainDocume
 	ed := e.Edit(item)
 	out.edit, out.line = &ed, d.contentLine()
 	out.ref = resourceKey(d.doc.Content[0])
+	if entries, ok := list.Items(item); ok {
+		out.entries = map[string]int{}
+		for _, n := range entries {
+			if k := resourceKey(n); n.Kind == yaml.MappingNode && out.entries[k] == 0 {
+				out.entries[k] = d.line + n.Line - 1
+			}
+		}
+	}
 	if node := ed.Written().Node; node != item {
 		body, err := encodeDocument(d.doc, node, d.body)
 		if err != nil {

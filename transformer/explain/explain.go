@@ -90,7 +90,6 @@ func Plain(cfgNode *yaml.RNode, r io.Reader) ([]Workload, error) {
 // explain explains the items with the config: each workload as the
 // function writes it with action mutate, whatever another item does.
 func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
-	items = listItems(items)
 	e := transformer.New(cfg).Start()
 	for _, item := range items {
 		e.NoteNamespace(item)
@@ -103,11 +102,14 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 	}
 	var workloads []written
 	for _, item := range items {
-		ed := e.Edit(item)
-		f := ed.Fact()
-		lb.Add(f)
-		if f.Workload != nil {
-			workloads = append(workloads, written{node: ed.Node(), fact: f.Workload, errors: ed.Errors()})
+		// As action mutate writes it, whatever another item does; a List's
+		// entries one by one.
+		for _, ed := range e.Edit(item).Entries() {
+			f := ed.Fact()
+			lb.Add(f)
+			if f.Workload != nil {
+				workloads = append(workloads, written{node: ed.Node(), fact: f.Workload, errors: ed.Errors()})
+			}
 		}
 	}
 	routes := map[*budget.Workload][]budget.Route{}

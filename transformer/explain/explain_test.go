@@ -337,3 +337,26 @@ func TestPlainErrors(t *testing.T) {
 		t.Errorf("bad document: %v", err)
 	}
 }
+
+// TestLiveList: the workloads of a List from kubectl are explained one by
+// one, as action mutate writes them; the ReplicaSets and Pods a
+// Deployment owns are not, as the function leaves them to it.
+func TestLiveList(t *testing.T) {
+	workloads, err := explain.Explain(golden(t, "live-cluster-audit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, w := range workloads {
+		names = append(names, w.Name)
+	}
+	if got := strings.Join(names, ", "); got != "Deployment shop/api, Deployment shop/web" {
+		t.Errorf("explained %s, want the two Deployments", got)
+	}
+	// Both as the policy wants them: the proxy leaves after its 30s preStop.
+	out := render(t, golden(t, "live-cluster-audit"), explain.Text)
+	leaves := regexp.MustCompile(`(?m)^  30\s+linkerd-proxy \(sidecar\): preStop ends; SIGTERM, it leaves$`)
+	if n := len(leaves.FindAllString(out, -1)); n != 2 {
+		t.Errorf("%d workloads whose proxy leaves at 30s, want 2:\n%s", n, out)
+	}
+}

@@ -32,19 +32,37 @@ func Find(node *yaml.RNode, extra []config.PodSpecPath) (*Workload, bool) {
 	}
 	group, version := splitAPIVersion(node.GetApiVersion())
 	kind := node.GetKind()
+	p, ok := specPath(group, version, kind, extra)
+	if !ok {
+		return nil, false
+	}
+	meta, _ := node.GetMeta()
+	return &Workload{
+		Node: node, Group: group, Version: version, Kind: kind,
+		Name: meta.Name, Namespace: meta.Namespace,
+		SpecPath: strings.Split(strings.Trim(p.Path, "/"), "/"),
+	}, true
+}
+
+// IsKind reports whether resources of the apiVersion and kind carry a pod
+// spec: whether Find returns a workload for them.
+func IsKind(apiVersion, kind string, extra []config.PodSpecPath) bool {
+	group, version := splitAPIVersion(apiVersion)
+	_, ok := specPath(group, version, kind, extra)
+	return ok
+}
+
+// specPath is the pod spec path of the kind, from extra and then
+// config.BuiltInKinds.
+func specPath(group, version, kind string, extra []config.PodSpecPath) (config.PodSpecPath, bool) {
 	for _, list := range [][]config.PodSpecPath{extra, config.BuiltInKinds} {
 		for _, p := range list {
 			if p.Kind == kind && p.Group == group && (p.Version == "" || p.Version == version) {
-				meta, _ := node.GetMeta()
-				return &Workload{
-					Node: node, Group: group, Version: version, Kind: kind,
-					Name: meta.Name, Namespace: meta.Namespace,
-					SpecPath: strings.Split(strings.Trim(p.Path, "/"), "/"),
-				}, true
+				return p, true
 			}
 		}
 	}
-	return nil, false
+	return config.PodSpecPath{}, false
 }
 
 func splitAPIVersion(apiVersion string) (group, version string) {

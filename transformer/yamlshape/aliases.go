@@ -9,8 +9,9 @@ type definition struct{ item, ordinal int }
 // KeepAliases makes the aliases of a list of items written one after the
 // other mean what they meant in the input. in holds the input items, out
 // the items to write: each either in the input's shape (the same node, or
-// a copy that keeps its anchors and aliases) or expanded by Expand, with no
-// anchor and no alias left. An alias in an item of the input's shape whose
+// a copy that keeps its anchors and aliases), expanded by Expand, with no
+// anchor and no alias left, or a List whose entries are each one or the
+// other. An alias in an item of the input's shape whose
 // anchor was in an expanded item (or whose name a later anchor of an
 // expanded item took over) would refer to nothing, or to another node: it
 // is replaced, in a copy of its item, by a copy of what it referred to.
@@ -58,11 +59,12 @@ func KeepAliases(in, out []*yaml.RNode) (index int, err error) {
 	return 0, nil
 }
 
-// anyExpanded reports whether an item with anchors is written expanded:
-// only then can an alias of another item go stale.
+// anyExpanded reports whether an item with anchors is written otherwise
+// than it came: expanded, or a List with an entry expanded and anchors
+// left in others. Only then can an alias of another item go stale.
 func anyExpanded(in, out []*yaml.RNode) bool {
 	for i := range out {
-		if out[i] != in[i] && anchored(in[i].YNode()) && !anchored(out[i].YNode()) {
+		if out[i] != in[i] && anchored(in[i].YNode()) {
 			return true
 		}
 	}
