@@ -103,7 +103,7 @@ func TestExplainInputs(t *testing.T) {
 		err  string
 	}{
 		{[]string{"--explain", "--config", p("nope.yaml")}, `sidecar-lifecycle: error: reading the config: open "` + p("nope.yaml") + `"`},
-		{[]string{"--explain", "--config", p("bad-policy.yaml"), p("one.yaml")}, "sidecar-lifecycle: error: config: spec.mood: unknown field"},
+		{[]string{"--explain", "--config", p("bad-policy.yaml"), p("one.yaml")}, "sidecar-lifecycle: error: " + p("bad-policy.yaml") + ":3: config: spec.mood: unknown field"},
 		{[]string{"--explain", "--config", p("policy.yaml"), p("nope.yaml")}, "sidecar-lifecycle: error: reading input: stat"},
 		{[]string{"--explain", "--config", p("policy.yaml"), p("broken")}, "sidecar-lifecycle: error: " + filepath.Join(p("broken"), "bad.yaml") + ":1: not valid YAML"},
 		{[]string{"--explain", "--schema"}, `sidecar-lifecycle: error: --schema takes no other argument, found "--explain"`},

@@ -1,8 +1,10 @@
 package fn
 
 import (
+	"errors"
 	"io"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/explain"
 )
 
@@ -38,6 +40,10 @@ func runExplain(a args, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	}
 	if err := explain.RunPlain(cfg, in, stdout, format); err != nil {
 		msg, at := src.explain(err)
+		var cfgErrs config.Errors
+		if errors.As(err, &cfgErrs) && len(cfgErrs) > 0 { // at the first error's field
+			at = configPosition(a.config, cfg, cfgErrs[0].Path)
+		}
 		stderr.failAt(msg, at)
 		return 1
 	}

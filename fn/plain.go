@@ -49,7 +49,11 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 		if i < len(rep.Lines) {
 			line = rep.Lines[i]
 		}
-		stderr.resultAt(r, src.position(line))
+		at := src.position(line)
+		if r.Field != nil { // a config error: its place in the config file
+			at = configPosition(a.config, cfg, r.Field.Path)
+		}
+		stderr.resultAt(r, at)
 	}
 	switch {
 	case err == nil:

@@ -82,7 +82,7 @@ func TestPlainStreamErrors(t *testing.T) {
 		{"config not YAML", []string{"--config=" + p("bad.yaml")}, "is not valid YAML"},
 		{"two documents", []string{"--config=" + p("two.yaml")}, "more than one YAML document"},
 		{"config a list", []string{"--config=" + p("list.yaml")}, "is not a mapping"},
-		{"unknown field", []string{"--config=" + p("unknown.yaml")}, "error: spec.mood: unknown field"},
+		{"unknown field", []string{"--config=" + p("unknown.yaml")}, "error: " + p("unknown.yaml") + ":3: spec.mood: unknown field"},
 		{"missing input", []string{"--config=" + p("policy.yaml"), p("nope.yaml")}, "reading input: stat"},
 		{"input not YAML", []string{"--config=" + p("policy.yaml"), p("bad.yaml")}, "not valid YAML"},
 		{"error result", []string{"--config=" + p("fail.yaml"), p("web.yaml")}, "sidecar-lifecycle: nothing was written"},
