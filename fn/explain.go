@@ -26,19 +26,12 @@ func runExplain(a args, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	if err != nil {
 		return failed(stderr, err)
 	}
-	src, in := &sources{list: []*source{{}}}, stdin // stdin
-	if len(a.inputs) > 0 {
-		files, err := inputFiles(a.inputs, stderr)
-		if err == nil {
-			src, err = concatenate(files)
-		}
-		if err != nil {
-			return failed(stderr, err)
-		}
-		defer src.close()
-		in = src.reader()
+	src, err := openInputs(a.inputs, stdin, stderr)
+	if err != nil {
+		return failed(stderr, err)
 	}
-	if err := explain.RunPlain(cfg, in, stdout, format); err != nil {
+	defer src.close()
+	if err := explain.RunPlain(cfg, src.reader(), stdout, format); err != nil {
 		msg, at := src.explain(err)
 		var cfgErrs config.Errors
 		if errors.As(err, &cfgErrs) && len(cfgErrs) > 0 { // at the first error's field

@@ -28,22 +28,13 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 		stderr.fail(err.Error())
 		return 1
 	}
-	src := &sources{list: []*source{{}}} // stdin
-	in := stdin
-	if len(a.inputs) > 0 {
-		files, err := inputFiles(a.inputs, stderr)
-		if err != nil {
-			stderr.fail(err.Error())
-			return 1
-		}
-		if src, err = concatenate(files); err != nil {
-			stderr.fail(err.Error())
-			return 1
-		}
-		defer src.close()
-		in = src.reader()
+	src, err := openInputs(a.inputs, stdin, stderr)
+	if err != nil {
+		stderr.fail(err.Error())
+		return 1
 	}
-	rep, err := driver.PlainStreamWith(cfg, in, stdout, opts)
+	defer src.close()
+	rep, err := driver.PlainStreamWith(cfg, src.reader(), stdout, opts)
 	for i, r := range rep.Problems {
 		line := 0
 		if i < len(rep.Lines) {

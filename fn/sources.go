@@ -188,3 +188,18 @@ func (s *sources) explain(err error) (string, position) {
 	}
 	return msg, at
 }
+
+// openInputs opens the plain stream's inputs, as --config mode and
+// --explain read them: the files, and each directory's YAML and JSON files
+// in name order (see inputFiles), joined with "---" between files; stdin
+// without them. Close the sources when done.
+func openInputs(inputs []string, stdin io.Reader, stderr lines) (*sources, error) {
+	if len(inputs) == 0 {
+		return &sources{list: []*source{{r: stdin}}}, nil
+	}
+	files, err := inputFiles(inputs, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return concatenate(files)
+}
