@@ -41,6 +41,7 @@ var suite struct {
 	portBase     int
 	runID        string
 	artifacts    string
+	cache        string // where the vendors' proxies are built, kept between runs
 	sidecarImage string
 	appImage     string
 }
@@ -57,6 +58,9 @@ func TestMain(m *testing.M) {
 	var table bytes.Buffer
 	summary.print(&table)
 	fmt.Fprintf(&table, "API server warnings: %s\n", &apiWarnings)
+	for _, v := range vendorProxies {
+		fmt.Fprintf(&table, "vendor proxy: %s (%s), image %s\n", v, v.module, v.image)
+	}
 	fmt.Print("\n" + table.String())
 	fmt.Printf("e2e: %s in total\n", time.Since(started).Round(time.Second))
 	_ = os.WriteFile(filepath.Join(suite.artifacts, "summary.txt"), table.Bytes(), 0o644)
@@ -95,8 +99,10 @@ func setup() error {
 	if err := os.MkdirAll(suite.artifacts, 0o755); err != nil {
 		return err
 	}
+	suite.cache = envOr("E2E_CACHE", filepath.Join(suite.repoRoot, "bin", "e2e-cache"))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// A cold build of the vendors' proxies takes a few minutes on two cores.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	if err := checkServerVersion(ctx); err != nil {
 		return err
@@ -191,7 +197,8 @@ func removeLeftovers(ctx context.Context) error {
 	return err
 }
 
-// buildAndLoadImages builds the stand-in programs as static binaries, each
+// buildAndLoadImages builds the stand-in programs as static binaries, and
+// the vendors' proxies from the Go module proxy (vendor_images_test.go), each
 // into a one-file root filesystem, and hands it to the image loader:
 // $E2E_IMAGE_LOADER NAME:TAG ROOTFS_DIR ENTRYPOINT_JSON.
 func buildAndLoadImages(ctx context.Context) error {
@@ -203,34 +210,58 @@ func buildAndLoadImages(ctx context.Context) error {
 		program string
 		ref     *string
 	}{{"stand-in-sidecar", &suite.sidecarImage}, {"stand-in-app", &suite.appImage}} {
-		rootfs, err := os.MkdirTemp("", "e2e-rootfs-")
+		err := withRootfs(func(rootfs string) error {
+			binary := filepath.Join(rootfs, img.program)
+			build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", binary, "./cmd/"+img.program)
+			build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+			if out, err := build.CombinedOutput(); err != nil {
+				return fmt.Errorf("building %s: %w\n%s", img.program, err, out)
+			}
+			var err error
+			*img.ref, err = loadImage(ctx, loader, "docker.io/local/"+img.program, "e2e-", rootfs, img.program)
+			return err
+		})
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(rootfs)
-		if err := os.Chmod(rootfs, 0o755); err != nil {
+	}
+	for _, v := range vendorProxies {
+		if err := v.buildAndLoad(ctx, loader); err != nil {
 			return err
-		}
-		binary := filepath.Join(rootfs, img.program)
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", binary, "./cmd/"+img.program)
-		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
-		if out, err := build.CombinedOutput(); err != nil {
-			return fmt.Errorf("building %s: %w\n%s", img.program, err, out)
-		}
-		content, err := os.ReadFile(binary)
-		if err != nil {
-			return err
-		}
-		// The tag follows the content, so a node never runs a stale build.
-		sum := sha256.Sum256(content)
-		*img.ref = "docker.io/local/" + img.program + ":e2e-" + hex.EncodeToString(sum[:6])
-		entrypoint := `["/` + img.program + `"]`
-		load := exec.CommandContext(ctx, "bash", "-c", loader+` "$@"`, "loader", *img.ref, rootfs, entrypoint)
-		if out, err := load.CombinedOutput(); err != nil {
-			return fmt.Errorf("loading %s with %q: %w\n%s", *img.ref, loader, err, out)
 		}
 	}
 	return nil
+}
+
+// withRootfs runs fill with a new empty directory, then removes it.
+func withRootfs(fill func(rootfs string) error) error {
+	rootfs, err := os.MkdirTemp("", "e2e-rootfs-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(rootfs)
+	if err := os.Chmod(rootfs, 0o755); err != nil {
+		return err
+	}
+	return fill(rootfs)
+}
+
+// loadImage loads rootfs, whose /program is the entrypoint, as the image
+// name:TAG, where TAG is tagPrefix and a hash of the binary, so a node never
+// runs a stale build; it returns the reference.
+func loadImage(ctx context.Context, loader, name, tagPrefix, rootfs, program string) (string, error) {
+	content, err := os.ReadFile(filepath.Join(rootfs, program))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(content)
+	ref := name + ":" + tagPrefix + hex.EncodeToString(sum[:6])
+	entrypoint := `["/` + program + `"]`
+	load := exec.CommandContext(ctx, "bash", "-c", loader+` "$@"`, "loader", ref, rootfs, entrypoint)
+	if out, err := load.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("loading %s with %q: %w\n%s", ref, loader, err, out)
+	}
+	return ref, nil
 }
 
 // kubectl runs kubectl and returns its stdout; the error carries stderr.

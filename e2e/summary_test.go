@@ -18,7 +18,8 @@ var summary table
 // scenarioOrder and variantOrder fix the table's order, whatever order the
 // parallel tests finish in.
 var (
-	scenarioOrder = []string{"start-up", "shutdown", "budget", "job", "api-server", "audit"}
+	scenarioOrder = []string{"start-up", "shutdown", "budget", "job", "api-server", "audit",
+		"csql-start-up", "csql-shutdown", "csql-env", "csql-job"}
 	variantOrder  = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken", "live", "rbac"}
 )
 

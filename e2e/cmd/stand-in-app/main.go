@@ -3,19 +3,24 @@
 // every interval and logs each result (ok, or fail with the error). On
 // SIGTERM it keeps sending for the drain period, then exits 0. With --count
 // it is a Job: it sends that many requests, then exits 0. Events go to stdout
-// with RFC 3339 nanosecond timestamps (see e2e/internal/eventlog).
+// with RFC 3339 nanosecond timestamps (see e2e/internal/eventlog). A URL
+// tcp://HOST:PORT makes each request a bare TCP connection, ok when it is
+// accepted: what a database client's first step through a proxy such as
+// the Cloud SQL Auth Proxy needs, without any query going past it.
 //
-//	stand-in-app [--url=http://127.0.0.1:15080/proxy] [--interval=100ms] [--drain=5s] [--count=0]
+//	stand-in-app [--url=http://127.0.0.1:15080/proxy | --url=tcp://127.0.0.1:5432] [--interval=100ms] [--drain=5s] [--count=0]
 package main
 
 import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -106,8 +111,16 @@ func loop(cfg config, log *eventlog.Logger, stop <-chan os.Signal) {
 	}
 }
 
-// request makes one call and returns nil only for a 200.
+// request makes one call and returns nil only for a 200; for a tcp:// URL
+// it opens a connection and closes it, nil when it was accepted.
 func request(client *http.Client, url string) error {
+	if addr, ok := strings.CutPrefix(url, "tcp://"); ok {
+		conn, err := net.DialTimeout("tcp", addr, client.Timeout)
+		if err != nil {
+			return err
+		}
+		return conn.Close()
+	}
 	resp, err := client.Get(url)
 	if err != nil {
 		return err

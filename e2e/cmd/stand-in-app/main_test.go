@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -82,5 +83,46 @@ func TestKeepsSendingDuringDrain(t *testing.T) {
 	}
 	if afterSigterm < 5 {
 		t.Errorf("%d requests during the drain, want several", afterSigterm)
+	}
+}
+
+func TestTCPURLCountsAcceptedConnections(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	stop := make(chan os.Signal, 1)
+	var out strings.Builder
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		l.Close() // refused from now on
+		stop <- syscall.SIGTERM
+	}()
+	cfg := config{url: "tcp://" + addr, interval: 20 * time.Millisecond, drain: 100 * time.Millisecond, requestTimeout: time.Second}
+	loop(cfg, eventlog.New(&out, program), stop)
+	var ok, refused int
+	for _, e := range parse(t, out.String()) {
+		switch {
+		case e.Name != "request":
+		case e.Fields["result"] == "ok":
+			ok++
+		case strings.Contains(e.Fields["error"], "connection refused"):
+			refused++
+		default:
+			t.Errorf("request failed with %q, want connection refused", e.Fields["error"])
+		}
+	}
+	if ok == 0 || refused == 0 {
+		t.Errorf("%d accepted and %d refused, want both:\n%s", ok, refused, out.String())
 	}
 }
