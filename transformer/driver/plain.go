@@ -193,15 +193,19 @@ type plainDocument struct {
 }
 
 // document edits document i and returns what to write for it: the input
-// text when nothing changed.
+// text when nothing changed, without parsing it when the run does not read
+// it (see untouched).
 func document(docs *stream.Documents, e *transformer.Engine, i int) (plainDocument, error) {
-	d, err := readDocument(docs, i)
+	d, err := readText(docs, i)
 	if err != nil {
 		return plainDocument{}, err
 	}
 	out := plainDocument{text: d.text()}
-	if d.doc == nil {
+	if untouched(e, d.body) {
 		return out, nil
+	}
+	if d.doc, err = d.parse(); err != nil || d.doc == nil {
+		return out, err
 	}
 	item := yaml.NewRNode(d.doc.Content[0])
 	ed := e.Edit(item)

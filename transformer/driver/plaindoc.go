@@ -28,6 +28,16 @@ type parsedDocument struct {
 // readDocument reads and parses document i. It returns a *stream.LineError
 // for content that is not one YAML mapping.
 func readDocument(docs *stream.Documents, i int) (parsedDocument, error) {
+	d, err := readText(docs, i)
+	if err != nil {
+		return parsedDocument{}, err
+	}
+	d.doc, err = d.parse()
+	return d, err
+}
+
+// readText reads the pieces of document i, without parsing it.
+func readText(docs *stream.Documents, i int) (parsedDocument, error) {
 	d := parsedDocument{line: docs.Line(i)}
 	var err error
 	if d.head, err = docs.Head(i); err == nil {
@@ -38,8 +48,7 @@ func readDocument(docs *stream.Documents, i int) (parsedDocument, error) {
 	if err != nil {
 		return parsedDocument{}, fmt.Errorf("reading input: %w", err)
 	}
-	d.doc, err = d.parse()
-	return d, err
+	return d, nil
 }
 
 // parse parses the document's content after the directives and the marker

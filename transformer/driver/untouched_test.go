@@ -1,0 +1,107 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
+)
+
+const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\ndata:\n  mode: fast\n"
+
+func TestUntouched(t *testing.T) {
+	custom, err := yaml.Parse("apiVersion: sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\nspec:\n  podSpecPaths:\n  - {group: example.com, kind: Widget, path: spec/pod}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, body string
+		cfg        *yaml.RNode
+		want       bool
+	}{
+		{"ConfigMap", configMap, nil, true},
+		{"CRD with block scalars and lists", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: w.example.com\nspec:\n  versions:\n  - name: v1\n    schema:\n      description: |-\n        A long\n\n        text: with a colon\n    served: true\n  - name: v2\n    served: 'no' # a comment\n", nil, true},
+		{"CRLF", strings.ReplaceAll(configMap, "\n", "\r\n"), nil, true},
+		{"a Deployment", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n", nil, false},
+		{"a custom workload kind", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n", custom, false},
+		{"not a custom workload without the config", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n", nil, true},
+		{"a Service, read for load balancers", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n", nil, false},
+		{"an Ingress", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n", nil, false},
+		{"a Namespace", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n", nil, false},
+		{"a List", "apiVersion: v1\nkind: ConfigMapList\nitems: []\n", nil, false},
+		{"kpt's package path", strings.Replace(configMap, "  namespace: shop\n", "  annotations:\n    internal.config.kubernetes.io/package-path: a\n", 1), nil, false},
+		{"a duplicate key", configMap + "  mode: slow\n", nil, false},
+		{"a duplicate key under a list entry", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nx:\n- a: 1\n  a: 2\n", nil, false},
+		{"the same key in two list entries", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nx:\n- a: 1\n- a: 2\n", nil, true},
+		{"metadata a list", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n- a\n", nil, false},
+		{"metadata a scalar", "apiVersion: v1\nkind: ConfigMap\nmetadata: a\n", nil, false},
+		{"a kind that goes on", "apiVersion: v1\nkind: Config\n  Map\n", nil, false},
+		{"a quoted kind", "apiVersion: v1\nkind: \"ConfigMap\"\n", nil, false},
+		{"a flow mapping", "apiVersion: v1\nkind: ConfigMap\ndata: {a: 1, a: 2}\n", nil, false},
+		{"an alias", "apiVersion: v1\nkind: ConfigMap\nx: &a 1\ny: *a\n", nil, false},
+		{"a merge key", "apiVersion: v1\nkind: ConfigMap\n<<: {kind: Pod}\n", nil, false},
+		{"JSON", `{"apiVersion": "v1", "kind": "ConfigMap"}` + "\n", nil, false},
+		{"a bad indentation", "apiVersion: v1\nkind: ConfigMap\ndata:\n    a: 1\n  b: 2\n", nil, false},
+		{"a quote that goes on", "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"x\nkind: Pod\"\n", nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := transformer.Start(c.cfg)
+			if got := untouched(e, []byte(c.body)); got != c.want {
+				t.Errorf("untouched = %v, want %v for\n%s", got, c.want, c.body)
+			}
+		})
+	}
+}
+
+// FuzzScanAgreesWithParse: whenever stream.Scan reads a document, the
+// parser reads it too, with the same apiVersion and kind, no duplicate key,
+// no anchor, and metadata a mapping when present: a document written as it
+// came without a parse is one the parse would have passed as it is.
+func FuzzScanAgreesWithParse(f *testing.F) {
+	f.Add(configMap)
+	f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n    x\n   y\n")
+	f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"\\x41\\q\"\n")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nx:\n- - a\n-\n  b: 1\n- c\n  d\n")
+	items, _ := filepath.Glob("testdata/*/items.yaml")
+	for _, path := range items {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, doc := range bytes.Split(text, []byte("\n---\n")) {
+			f.Add(string(doc) + "\n")
+		}
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		s, ok := stream.Scan([]byte(body))
+		if !ok {
+			return
+		}
+		doc, err := stream.DecodeOne(strings.NewReader(body))
+		if err != nil {
+			t.Fatalf("scanned, but the parser fails: %v\n%q", err, body)
+		}
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode {
+			t.Fatalf("scanned, but not a mapping:\n%q", body)
+		}
+		item := yaml.NewRNode(root)
+		if item.GetKind() != s.Kind || item.GetApiVersion() != s.APIVersion {
+			t.Fatalf("scanned %+v, parsed %q %q:\n%q", s, item.GetApiVersion(), item.GetKind(), body)
+		}
+		shape, err := yamlshape.Walk(root)
+		if err != nil || shape.Anchored {
+			t.Fatalf("scanned, but the walk finds %v (anchored %v):\n%q", err, shape.Anchored, body)
+		}
+		if err := checkItem(root); err != nil {
+			t.Fatalf("scanned, but checkItem: %v\n%q", err, body)
+		}
+	})
+}
