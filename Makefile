@@ -28,7 +28,7 @@ HELM3 := $(BIN)/helm3/helm
 HELM4 := $(BIN)/helm4/helm
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer/driver:FuzzRun ./transformer/driver:FuzzScanAgreesWithParse ./transformer/driver:FuzzStreamMatchesWholeList ./transformer/driver:FuzzPlainStream ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
+FUZZ_TARGETS ?= ./transformer/driver:FuzzRun ./transformer/driver:FuzzScanAgreesWithParse ./transformer/driver:FuzzScanItemIsItemText ./transformer/driver:FuzzStreamMatchesWholeList ./transformer/driver:FuzzPlainStream ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
 .PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test

@@ -124,10 +124,12 @@ func (p *pass) close() {
 	p.results.Close()
 }
 
-// encoded is one item as the streaming path writes it.
+// encoded is one item as the streaming path writes it; passed is set for
+// an item written as it came, with no edit (see untouchedItem).
 type encoded struct {
 	edit          transformer.Edit
 	text, results []byte
+	passed        bool
 }
 
 // streamPass edits and encodes every item in order. It stops with
@@ -137,6 +139,9 @@ type encoded struct {
 func streamPass(in *stream.Input, e *transformer.Engine) (*pass, error) {
 	p := &pass{items: stream.NewSpool(spoolLimit), results: stream.NewSpool(spoolLimit)}
 	err := stream.Map(in.Layout.Len(), 64, func(i int) (encoded, error) {
+		if text, ok, err := untouchedItem(in, e, i); err != nil || ok {
+			return encoded{text: text, passed: true}, err
+		}
 		item, err := in.ParseItem(i)
 		var parseErr *stream.ParseError
 		if err != nil && !errors.As(err, &parseErr) {
@@ -150,6 +155,10 @@ func streamPass(in *stream.Input, e *transformer.Engine) (*pass, error) {
 		}
 		return encode(e.Edit(item))
 	}, func(_ int, enc encoded) error {
+		if enc.passed {
+			_, err := p.items.Write(enc.text)
+			return err
+		}
 		written, err := e.Add(enc.edit)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
@@ -20,4 +21,23 @@ func untouched(e *transformer.Engine, body []byte) bool {
 	}
 	s, ok := stream.Scan(body)
 	return ok && e.Untouched(s.APIVersion, s.Kind)
+}
+
+// untouchedItem reads item i of a YAML ResourceList and reports whether the
+// streaming path may write its text in its place without parsing it: the
+// run does not read it (as untouched says for a plain document), and
+// stream.ScanItem finds it already as the writer writes it.
+func untouchedItem(in *stream.Input, e *transformer.Engine, i int) ([]byte, bool, error) {
+	if in.Layout.JSON {
+		return nil, false, nil
+	}
+	text, err := in.Item(i)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading input: %w", err)
+	}
+	if bytes.Contains(text, []byte(transformer.PackagePathAnnotation)) {
+		return nil, false, nil
+	}
+	s, ok := stream.ScanItem(text)
+	return text, ok && e.Untouched(s.APIVersion, s.Kind), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
@@ -79,7 +80,33 @@ func FuzzScanAgreesWithParse(f *testing.F) {
 			f.Add(string(doc) + "\n")
 		}
 	}
-	f.Fuzz(func(t *testing.T, body string) {
+	f.Fuzz(checkScan)
+}
+
+// TestScanMutations checks FuzzScanAgreesWithParse's property on every
+// deletion of a byte and insertion of a few bytes in a document.
+func TestScanMutations(t *testing.T) {
+	for _, seed := range []string{
+		"apiVersion: v1\nkind: ConfigMap # c\nmetadata:\n  name: a\ndata:\n  a: |\n    x\n\n      y\n  b: 'it''s' # c\n  c: \"y\\x41\"\n  d:\n  e:\n  - 1\n  - k: v\n    l: >-\n      z\n  f: long\n    text\n",
+		"apiVersion: v1\nkind: X\nmetadata:\n  labels:\n    a: b\nspec:\n  list:\n  - a: 1\n    b:\n    - c\n    -\n      d: e\n  other:\n      x: y\n",
+	} {
+		checkScan(t, seed)
+		for p := 0; p <= len(seed); p++ {
+			if p < len(seed) {
+				checkScan(t, seed[:p]+seed[p+1:])
+			}
+			for _, c := range []string{" ", "  ", "-", ":", "#", "'", "\"", "|", "\n", ">", "{", "}", "&", "*", "!", "?",
+				",", "~", "\\", "a", "- ", ": ", " #", "\n  ", "\n- ", "\n    ", "|-", "|+", "---", "...", "\t", "\r", "%", "<<: ", "kind: ", "\nkind: Pod\n", "\nmetadata: 1\n"} {
+				checkScan(t, seed[:p]+c+seed[p:])
+			}
+		}
+	}
+}
+
+// checkScan is FuzzScanAgreesWithParse's property.
+func checkScan(t *testing.T, body string) {
+	t.Helper()
+	{
 		s, ok := stream.Scan([]byte(body))
 		if !ok {
 			return
@@ -103,5 +130,87 @@ func FuzzScanAgreesWithParse(f *testing.F) {
 		if err := checkItem(root); err != nil {
 			t.Fatalf("scanned, but checkItem: %v\n%q", err, body)
 		}
-	})
+	}
+}
+
+// FuzzScanItemIsItemText: whenever stream.ScanItem reads an item's text,
+// the text is what the writer writes for the item it parses to, and the
+// parse agrees with the scan as in FuzzScanAgreesWithParse: the streaming
+// path may write the text in the item's place.
+func FuzzScanItemIsItemText(f *testing.F) {
+	var list bytes.Buffer
+	if err := corpus.WriteMix(&list, corpus.Mix{Workloads: 30, Others: 4}); err != nil {
+		f.Fatal(err)
+	}
+	in, err := stream.Read(bytes.NewReader(list.Bytes()), stream.Options{})
+	if err != nil || in.Layout == nil {
+		f.Fatalf("the corpus does not split: %v", err)
+	}
+	defer in.Close()
+	for i := 0; i < in.Layout.Len(); i++ {
+		text, err := in.Item(i)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(text))
+	}
+	for _, seed := range scanItemSeeds {
+		f.Add(seed)
+	}
+	f.Fuzz(checkScanItem)
+}
+
+// scanItemSeeds are items with every form stream.ScanItem reads.
+var scanItemSeeds = []string{
+	"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    a: |\n      x\n\n        y\n    b: 'it''s'\n    c: \"y\"\n    d: ~\n    e:\n    - 1\n    - k: v\n      l: |-\n        z\n",
+	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    versions:\n    - name: v1\n      schema:\n        description: a b, c (d)\n",
+	"- apiVersion: v1\n  kind: X\n  metadata:\n    labels:\n      a: b\n  spec:\n    list:\n    - a: 1\n      b:\n      - c\n      - d: e\n    other:\n      x: y\n",
+}
+
+// TestScanItemMutations checks FuzzScanItemIsItemText's property on every
+// deletion of a byte and insertion of a few bytes in the seeds.
+func TestScanItemMutations(t *testing.T) {
+	for _, seed := range scanItemSeeds {
+		checkScanItem(t, seed)
+		for p := 0; p <= len(seed); p++ {
+			if p < len(seed) {
+				checkScanItem(t, seed[:p]+seed[p+1:])
+			}
+			for _, c := range []string{" ", "  ", "-", ":", "#", "'", "\"", "|", "\n", ">", "{", "}", "&", "*", "!", "?",
+				",", "~", "\\", "a", "- ", ": ", " #", "\n  ", "\n- ", "\n    ", "|-", "|+", "---", "...", "\t", "\r"} {
+				checkScanItem(t, seed[:p]+c+seed[p:])
+			}
+		}
+	}
+}
+
+// checkScanItem is FuzzScanItemIsItemText's property.
+func checkScanItem(t *testing.T, text string) {
+	t.Helper()
+	{
+		s, ok := stream.ScanItem([]byte(text))
+		if !ok {
+			return
+		}
+		item, err := stream.ParseItem([]byte(text))
+		if err != nil {
+			t.Fatalf("scanned, but the parser fails: %v\n%q", err, text)
+		}
+		if item.GetKind() != s.Kind || item.GetApiVersion() != s.APIVersion {
+			t.Fatalf("scanned %+v, parsed %q %q:\n%q", s, item.GetApiVersion(), item.GetKind(), text)
+		}
+		if shape, err := yamlshape.Walk(item.YNode()); err != nil || shape.Anchored {
+			t.Fatalf("scanned, but the walk finds %v (anchored %v):\n%q", err, shape.Anchored, text)
+		}
+		if err := checkItem(item.YNode()); err != nil {
+			t.Fatalf("scanned, but checkItem: %v\n%q", err, text)
+		}
+		out, err := stream.ItemText(item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != text {
+			t.Fatalf("scanned, but the writer writes\n%q\nfor\n%q", out, text)
+		}
+	}
 }

@@ -32,7 +32,51 @@ func Scan(body []byte) (Scanned, bool) {
 	if !printable(body) {
 		return Scanned{}, false
 	}
-	s := scanner{ok: true, open: -1, inside: -1, frames: make([]frame, 0, 8)}
+	return scan(body, false)
+}
+
+// ScanItem is Scan for the text of a ResourceList item as Input.Item gives
+// it in a YAML list: a "- " line at column 0 and the lines under it, two
+// spaces more indented. It answers only for text that is already what
+// ItemText writes for the item it parses to, so that the text can be
+// written in its place: ASCII, LF line breaks, no comment, no blank line
+// but in a literal block scalar, no blank at the end of a line, one space
+// after every ":" and "-", mappings two spaces under their key and
+// sequences at their key's column, no null written as nothing, literal
+// block scalars ("|", "|-") two spaces under their key with no blank line
+// first or last, quoted scalars with no escape, keys of at most 128
+// characters.
+func ScanItem(text []byte) (Scanned, bool) {
+	if !bytes.HasPrefix(text, []byte("- ")) || !bytes.HasSuffix(text, []byte("\n")) || bytes.Contains(text, []byte(" \n")) {
+		return Scanned{}, false
+	}
+	body := make([]byte, 0, len(text))
+	for i, first := 0, true; i < len(text); first = false {
+		n := bytes.IndexByte(text[i:], '\n') + 1
+		line := text[i : i+n]
+		i += n
+		switch {
+		case first:
+			line = line[2:]
+		case len(line) == 1:
+		case bytes.HasPrefix(line, []byte("  ")):
+			line = line[2:]
+		default:
+			return Scanned{}, false
+		}
+		body = append(body, line...)
+	}
+	for _, c := range body {
+		if c >= utf8.RuneSelf || c < 0x20 && c != '\n' || c == 0x7f {
+			return Scanned{}, false
+		}
+	}
+	return scan(body, true)
+}
+
+// scan is Scan, and ScanItem with canonical set, on printable text.
+func scan(body []byte, canonical bool) (Scanned, bool) {
+	s := scanner{ok: true, canonical: canonical, open: -1, inside: -1, frames: make([]frame, 0, 8)}
 	for len(body) > 0 && s.ok {
 		n := bytes.IndexByte(body, '\n') + 1
 		if n == 0 {
@@ -40,6 +84,9 @@ func Scan(body []byte) (Scanned, bool) {
 		}
 		s.line(bytes.TrimSuffix(bytes.TrimSuffix(body[:n], []byte("\n")), []byte("\r")))
 		body = body[n:]
+	}
+	if s.canonical && (s.open >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
+		return Scanned{}, false
 	}
 	if !s.ok || s.kinds != 1 || s.apiVersions != 1 || s.kind == "" || s.apiVersion == "" {
 		return Scanned{}, false
@@ -81,8 +128,12 @@ type frame struct {
 
 // scanner is Scan's state between lines.
 type scanner struct {
-	ok     bool
-	frames []frame
+	ok bool
+	// canonical: see ScanItem.
+	canonical bool
+	// blockBlank: the last line of the block scalar was blank.
+	blockBlank bool
+	frames     []frame
 	// open is the column of a key with no value on its line, or of a "-"
 	// with nothing after it: a block collection may start on the next
 	// line (openDash: after a "-"). It is -1 when none is open.
@@ -98,8 +149,8 @@ type scanner struct {
 	block      bool
 	blockStart int // the first content line's indentation, 0 before it
 	blankMax   int // the most spaces of a blank line before it
-	// stopWord: the plain scalar is the top-level apiVersion or kind,
-	// which may not go on.
+	// stopWord: the plain scalar may not go on: the top-level apiVersion
+	// or kind, or a scalar a comment ends.
 	stopWord bool
 
 	apiVersion, kind   string
@@ -109,21 +160,40 @@ type scanner struct {
 func (s *scanner) line(line []byte) {
 	content := bytes.TrimLeft(line, " ")
 	col := len(line) - len(content)
+	if s.canonical && len(line) > 0 && line[len(line)-1] == ' ' ||
+		len(content) > 0 && content[0] == '\t' && !(s.inside >= 0 && s.block && s.blockStart > 0 && col >= s.blockStart) {
+		s.ok = false // a tab in the indentation: parsed
+		return
+	}
 	if s.inside >= 0 {
 		if s.continues(col, content) {
+			return
+		}
+		if s.canonical && s.block && !s.blockEnds() {
+			s.ok = false
 			return
 		}
 		s.inside = -1
 	}
 	if len(bytes.TrimSpace(content)) == 0 || content[0] == '#' {
+		s.ok = s.ok && !s.canonical
 		return
 	}
-	if content[0] == '-' && (len(content) == 1 || content[1] == ' ') {
+	dash := content[0] == '-' && (len(content) == 1 || content[1] == ' ')
+	if s.canonical && s.open >= 0 && !s.openDash && !(col == s.open+2 && !dash || col == s.open && dash) {
+		s.ok = false // a null written as nothing, or not where ItemText puts what is under a key
+		return
+	}
+	if dash {
 		s.dash(col, content)
 		return
 	}
 	s.key(col, content)
 }
+
+// blockEnds reports whether the block scalar that ends here is as
+// ItemText writes it: some content, no blank line last.
+func (s *scanner) blockEnds() bool { return s.blockStart > 0 && !s.blockBlank }
 
 // continues reports whether a line at col belongs to the multi-line
 // scalar the scanner is inside, and checks it.
@@ -135,22 +205,29 @@ func (s *scanner) continues(col int, content []byte) bool {
 			if s.blockStart == 0 && col > s.blankMax {
 				s.blankMax = col
 			}
+			s.blockBlank = true
+			s.ok = s.ok && !(s.canonical && s.blockStart == 0) && bytes.IndexByte(content, '\t') < 0
 			return true
 		case col <= s.inside:
 			return false
 		case s.blockStart == 0:
 			s.blockStart = col
-			s.ok = s.ok && s.blankMax <= col
+			s.ok = s.ok && s.blankMax <= col && content[0] != '\t' && !(s.canonical && col != s.inside+2)
 		case col < s.blockStart:
 			s.ok = false
 		}
+		s.blockBlank = false
 		return true
 	}
 	switch {
 	case blank:
+		s.ok = s.ok && !s.canonical
 		return true
 	case col <= s.inside:
 		return false
+	case s.canonical:
+		s.ok = false // ItemText writes a plain scalar on one line
+		return true
 	}
 	// A more indented line goes on with the plain scalar: it must not
 	// read as anything else.
@@ -191,10 +268,14 @@ func (s *scanner) dash(col int, content []byte) {
 	}
 	rest := bytes.TrimLeft(content[1:], " ")
 	restCol := col + len(content) - len(rest)
+	if s.canonical && (len(rest) == 0 || rest[0] == '#' || restCol != col+2) {
+		s.ok = false
+		return
+	}
 	switch {
 	case len(rest) == 0 || rest[0] == '#':
 		s.open, s.openDash = col, true
-	case rest[0] == '-':
+	case rest[0] == '-' || rest[0] == '\t':
 		s.ok = false
 	default:
 		if _, _, isKey := splitKey(rest); isKey {
@@ -215,7 +296,7 @@ func (s *scanner) key(col int, content []byte) {
 	name, value, isKey := splitKey(content)
 	open := s.open
 	s.open, s.openMeta = -1, false
-	if !isKey || len(name) > 1000 {
+	if !isKey || len(name) > 1000 || s.canonical && (len(name) > 128 || !oneSpaceAfter(content[len(name)+1:])) {
 		s.ok = false
 		return
 	}
@@ -238,6 +319,7 @@ func (s *scanner) key(col int, content []byte) {
 	keys[string(name)] = true
 	topLevel := top == 0
 	if len(value) == 0 || value[0] == '#' {
+		s.ok = s.ok && !(s.canonical && len(value) > 0)
 		s.open, s.openDash, s.openMeta = col, false, topLevel && string(name) == "metadata"
 		return
 	}
@@ -269,9 +351,14 @@ func (s *scanner) value(col int, value []byte, word bool) {
 			s.ok = false // an indentation indicator, or text after the header
 			return
 		}
-		s.inside, s.block, s.blockStart, s.blankMax = col, true, 0, 0
+		if s.canonical && string(value) != "|" && string(value) != "|-" {
+			s.ok = false
+			return
+		}
+		s.inside, s.block, s.blockStart, s.blankMax, s.blockBlank = col, true, 0, 0, false
 	case '"', '\'':
-		s.ok = s.ok && quotedOnLine(value)
+		end := quotedEnd(value)
+		s.ok = s.ok && end > 0 && !(s.canonical && (end != len(value)-1 || value[0] == '"' && bytes.IndexByte(value, '\\') >= 0))
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
 		if value[0] != '-' || len(value) == 1 || value[1] == ' ' || value[1] == '\t' {
 			s.ok = false
@@ -279,17 +366,28 @@ func (s *scanner) value(col int, value []byte, word bool) {
 		}
 		fallthrough
 	default:
-		text := value
+		text, ends := value, word
 		if i := commentStart(text); i >= 0 {
-			text = text[:i]
+			text, ends = text[:i], true // a comment ends the scalar
+			s.ok = s.ok && !s.canonical
+		}
+		if s.canonical && (bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("..."))) {
+			s.ok = false // a document marker: ItemText quotes it
+			return
 		}
 		text = bytes.TrimRight(text, " \t")
 		if bytes.Contains(text, []byte(": ")) || bytes.Contains(text, []byte(":\t")) || bytes.HasSuffix(text, []byte(":")) {
 			s.ok = false
 			return
 		}
-		s.inside, s.block, s.stopWord = col, false, word
+		s.inside, s.block, s.stopWord = col, false, ends
 	}
+}
+
+// oneSpaceAfter reports whether what follows a key's ":" is nothing, or one
+// space and a value.
+func oneSpaceAfter(rest []byte) bool {
+	return len(rest) == 0 || len(rest) > 1 && rest[0] == ' ' && rest[1] != ' '
 }
 
 // commentStart is where a comment starts in a plain scalar's line: at a
@@ -303,9 +401,9 @@ func commentStart(text []byte) int {
 	return -1
 }
 
-// quotedOnLine reports whether a quoted scalar ends on its line, with
-// nothing after it but blanks and a comment.
-func quotedOnLine(value []byte) bool {
+// quotedEnd is where a quoted scalar that ends on its line ends, with
+// nothing after it but blanks and a comment, or -1.
+func quotedEnd(value []byte) int {
 	q := value[0]
 	i := 1
 	for ; i < len(value); i++ {
@@ -313,7 +411,7 @@ func quotedOnLine(value []byte) bool {
 		if q == '"' && c == '\\' {
 			n := escapeLen(value[i+1:])
 			if n == 0 {
-				return false
+				return -1
 			}
 			i += n
 			continue
@@ -327,11 +425,13 @@ func quotedOnLine(value []byte) bool {
 		}
 	}
 	if i >= len(value) {
-		return false
+		return -1
 	}
 	rest := value[i+1:]
-	trimmed := bytes.TrimLeft(rest, " \t")
-	return len(trimmed) == 0 || trimmed[0] == '#' && len(trimmed) < len(rest)
+	if trimmed := bytes.TrimLeft(rest, " \t"); len(trimmed) > 0 && (trimmed[0] != '#' || len(trimmed) == len(rest)) {
+		return -1
+	}
+	return i
 }
 
 // escapeLen is the length of a double-quoted scalar's escape after its
@@ -370,10 +470,11 @@ func splitKey(line []byte) (key, value []byte, ok bool) {
 		return nil, nil, false
 	}
 	rest := line[i+1:]
-	if len(rest) > 0 && rest[0] != ' ' && rest[0] != '\t' {
-		return nil, nil, false
+	value = bytes.TrimLeft(rest, " ")
+	if len(rest) > 0 && rest[0] != ' ' || len(value) > 0 && value[0] == '\t' {
+		return nil, nil, false // a tab before the value: parsed
 	}
-	return line[:i], bytes.TrimSpace(rest), true
+	return line[:i], bytes.TrimRight(value, " \t"), true
 }
 
 // plainWord is a value that is one plain word of letters, digits and
