@@ -114,7 +114,9 @@ BENCH_SIZES ?= 1,50,1000,10000
 BENCHTIME ?= 1s
 
 .PHONY: bench
-bench: build ## Time the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
+bench: build ## The performance table (README), the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
 	go build -o $(BIN)/kyaml-identity ./bench/identity
+	go build -o $(BIN)/yamlv3-identity ./bench/yamlv3
+	go run ./bench -table -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -yamlv3 $(BIN)/yamlv3-identity
 	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
 	go test ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)

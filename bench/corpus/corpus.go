@@ -33,18 +33,7 @@ spec:
 // Write writes a ResourceList with the given number of workloads to w. The
 // output is deterministic: the same count gives the same bytes.
 func Write(w io.Writer, workloads int) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	fmt.Fprint(bw, "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	docs(workloads, func(doc string) error {
-		item(bw, doc)
-		return nil
-	})
-	fmt.Fprint(bw, "functionConfig:\n")
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(FunctionConfig, "\n"), "\n") {
-		bw.WriteString("  " + line)
-	}
-	bw.WriteString("\n")
-	return bw.Flush()
+	return writeList(w, func(f func(doc string) error) error { return docs(workloads, f) })
 }
 
 // WriteCRLF writes the list Write writes with CRLF line breaks.

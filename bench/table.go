@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+)
+
+// runTable prints the performance table of the README: each row one input,
+// the function against its baseline in the same run (alternating runs,
+// medians), or the function's peak RSS against the input's size.
+func runTable(function, identity, yamlv3, dir, stdin string, runs int) error {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	if runs == 0 {
+		runs = 3
+	}
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte(corpus.FunctionConfig), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("GOMAXPROCS=%d, NumCPU=%d, load average %s, stdin %s, %d runs each\n\n", runtime.GOMAXPROCS(0), runtime.NumCPU(), loadAverage(), stdin, runs)
+	fmt.Println("| input | size | measure | function | baseline | ratio |")
+	fmt.Println("| :--- | ---: | :--- | ---: | ---: | ---: |")
+	mix := corpus.Mix{Workloads: 2000, CRDs: 20, Others: 6000}
+	inputs := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"workloads-10000", func(w io.Writer) error { return corpus.Write(w, 10000) }},
+		{"workloads-2000", func(w io.Writer) error { return corpus.Write(w, 2000) }},
+		{"mix", func(w io.Writer) error { return corpus.WriteMix(w, mix) }},
+		{"mix-plain", func(w io.Writer) error { return corpus.WritePlain(w, mix) }},
+		{"configmap-50mib", func(w io.Writer) error { return corpus.WriteBigConfigMap(w, 50<<20) }},
+		{"deployment-50mib", func(w io.Writer) error { return corpus.WriteBigDeployment(w, 50<<20) }},
+	}
+	paths, sizes := map[string]string{}, map[string]int64{}
+	for _, in := range inputs {
+		path := filepath.Join(dir, in.name+".yaml")
+		size, err := generate(path, 0, func(w io.Writer, _ int) error { return in.write(w) })
+		if err != nil {
+			return err
+		}
+		paths[in.name], sizes[in.name] = path, size
+	}
+	fn := func(name string, args ...string) func() (measurement, error) {
+		return func() (measurement, error) { return measure(function, paths[name], stdin, args...) }
+	}
+	base := func(binary, name string) func() (measurement, error) {
+		return func() (measurement, error) { return measure(binary, paths[name], stdin) }
+	}
+	row := func(input, name, what string, f, b measurement, pick func(measurement) int64, show func(int64) string) {
+		fmt.Printf("| %s | %s | %s | %s | %s | %.2f× |\n", input, mib(sizes[name]), what,
+			show(pick(f)), show(pick(b)), float64(pick(f))/float64(pick(b)))
+	}
+	wall := func(m measurement) int64 { return int64(m.wall) }
+	user := func(m measurement) int64 { return int64(m.user) }
+	rss := func(m measurement) int64 { return m.rss }
+	showTime := func(n int64) string { return time.Duration(n).Round(time.Millisecond).String() }
+
+	f, b, err := paired(runs, fn("workloads-10000"), base(identity, "workloads-10000"))
+	if err != nil {
+		return err
+	}
+	row("10,000 workloads, vs kyaml identity", "workloads-10000", "wall", f, b, wall, showTime)
+	row("10,000 workloads, vs kyaml identity", "workloads-10000", "peak RSS", f, b, rss, mib)
+	if f, b, err = paired(runs, fn("workloads-2000"), base(yamlv3, "workloads-2000")); err != nil {
+		return err
+	}
+	row("2,000 workloads, vs bare yaml.v3 decode+encode", "workloads-2000", "user CPU", f, b, user, showTime)
+	if f, b, err = paired(runs, fn("mix"), base(identity, "mix")); err != nil {
+		return err
+	}
+	row("mix: 2,000 workloads, 20 CRDs of 1 MiB, 6,000 Services and ConfigMaps, vs kyaml identity", "mix", "wall", f, b, wall, showTime)
+	if f, b, err = paired(runs, fn("mix-plain", "--config", cfg), base(identity, "mix")); err != nil {
+		return err
+	}
+	row("the mix as a plain stream (--config), vs kyaml identity on the mix", "mix-plain", "wall", f, b, wall, showTime)
+	for _, big := range []struct{ name, label string }{
+		{"configmap-50mib", "one 50 MiB ConfigMap item"},
+		{"deployment-50mib", "one 50 MiB Deployment item"},
+	} {
+		m, err := median1(runs, fn(big.name))
+		if err != nil {
+			return err
+		}
+		fmt.Printf("| %s | %s | peak RSS | %s | input %s | %.2f× |\n", big.label, mib(sizes[big.name]), mib(m.rss), mib(sizes[big.name]), float64(m.rss)/float64(sizes[big.name]))
+	}
+	fmt.Println("\nMedians over the runs; the function and its baseline alternate so that load on the machine hits both.")
+	return nil
+}
+
+// paired runs a and b runs times, alternating, and returns the median of
+// each measure.
+func paired(runs int, a, b func() (measurement, error)) (measurement, measurement, error) {
+	var as, bs []measurement
+	for i := 0; i < runs; i++ {
+		mb, err := b()
+		if err != nil {
+			return measurement{}, measurement{}, err
+		}
+		ma, err := a()
+		if err != nil {
+			return measurement{}, measurement{}, err
+		}
+		as, bs = append(as, ma), append(bs, mb)
+	}
+	return median(as), median(bs), nil
+}
+
+// median1 runs a runs times and returns the median of each measure.
+func median1(runs int, a func() (measurement, error)) (measurement, error) {
+	var as []measurement
+	for i := 0; i < runs; i++ {
+		m, err := a()
+		if err != nil {
+			return measurement{}, err
+		}
+		as = append(as, m)
+	}
+	return median(as), nil
+}
