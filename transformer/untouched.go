@@ -3,6 +3,7 @@ package transformer
 import (
 	"strings"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
@@ -23,6 +24,24 @@ func (e *Engine) Untouched(apiVersion, kind string) bool {
 		return false
 	}
 	return !workload.IsKind(apiVersion, kind, e.t.Config.Spec.PodSpecPaths)
+}
+
+// MayRead reports whether the run may edit, read or count an item of the
+// kind, whatever its apiVersion: Untouched is false for every apiVersion
+// when MayRead is true. It tells a driver, before it scans an item, that
+// the scan cannot spare the parse.
+func (e *Engine) MayRead(kind string) bool {
+	if e.cfgErr != nil || readKinds[kind] || strings.HasSuffix(kind, "List") {
+		return true
+	}
+	for _, list := range [][]config.PodSpecPath{e.t.Config.Spec.PodSpecPaths, config.BuiltInKinds} {
+		for _, p := range list {
+			if p.Kind == kind {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PackagePathAnnotation is the annotation kpt fn render sets on every item

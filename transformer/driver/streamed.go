@@ -139,10 +139,16 @@ type encoded struct {
 func streamPass(in *stream.Input, e *transformer.Engine) (*pass, error) {
 	p := &pass{items: stream.NewSpool(spoolLimit), results: stream.NewSpool(spoolLimit)}
 	err := stream.Map(in.Layout.Len(), 64, func(i int) (encoded, error) {
-		if text, ok, err := untouchedItem(in, e, i); err != nil || ok {
+		text, ok, err := untouchedItem(in, e, i)
+		if err != nil || ok {
 			return encoded{text: text, passed: true}, err
 		}
-		item, err := in.ParseItem(i)
+		var item *yaml.RNode
+		if text != nil {
+			item, err = in.ParseItemText(i, text)
+		} else {
+			item, err = in.ParseItem(i)
+		}
 		var parseErr *stream.ParseError
 		if err != nil && !errors.As(err, &parseErr) {
 			return encoded{}, fmt.Errorf("reading input: %w", err)

@@ -35,9 +35,28 @@ func untouchedItem(in *stream.Input, e *transformer.Engine, i int) ([]byte, bool
 	if err != nil {
 		return nil, false, fmt.Errorf("reading input: %w", err)
 	}
-	if bytes.Contains(text, []byte(transformer.PackagePathAnnotation)) {
-		return nil, false, nil
+	if bytes.Contains(text, []byte(transformer.PackagePathAnnotation)) || e.MayRead(itemKind(text)) {
+		return text, false, nil
 	}
 	s, ok := stream.ScanItem(text)
 	return text, ok && e.Untouched(s.APIVersion, s.Kind), nil
+}
+
+// itemKind is the kind a quick look finds in an item's text: the word
+// after the first "kind: " at the item's top level, as ScanItem reads it,
+// or "". Only ScanItem says what the kind is; itemKind spares the scan of
+// a workload.
+func itemKind(text []byte) string {
+	i := 0
+	if !bytes.HasPrefix(text, []byte("- kind: ")) {
+		if i = bytes.Index(text, []byte("\n  kind: ")); i < 0 {
+			return ""
+		}
+		i++
+	}
+	word := text[i+len("- kind: "):]
+	if end := bytes.IndexAny(word, " \n"); end >= 0 {
+		word = word[:end]
+	}
+	return string(word)
 }

@@ -221,7 +221,15 @@ func (in *Input) ParseItem(i int) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	var item *yaml.RNode
+	return in.ParseItemText(i, text)
+}
+
+// ParseItemText is ParseItem for item i's text, read with Item.
+func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
+	var (
+		item *yaml.RNode
+		err  error
+	)
 	switch {
 	case in.Layout.JSON:
 		item, err = parseJSONItem(text)
