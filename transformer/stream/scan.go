@@ -50,40 +50,38 @@ func ScanItem(text []byte) (Scanned, bool) {
 	if !bytes.HasPrefix(text, []byte("- ")) || !bytes.HasSuffix(text, []byte("\n")) || bytes.Contains(text, []byte(" \n")) {
 		return Scanned{}, false
 	}
-	body := make([]byte, 0, len(text))
-	for i, first := 0, true; i < len(text); first = false {
-		n := bytes.IndexByte(text[i:], '\n') + 1
-		line := text[i : i+n]
-		i += n
-		switch {
-		case first:
-			line = line[2:]
-		case len(line) == 1:
-		case bytes.HasPrefix(line, []byte("  ")):
-			line = line[2:]
-		default:
-			return Scanned{}, false
-		}
-		body = append(body, line...)
-	}
-	for _, c := range body {
+	for _, c := range text {
 		if c >= utf8.RuneSelf || c < 0x20 && c != '\n' || c == 0x7f {
 			return Scanned{}, false
 		}
 	}
-	return scan(body, true)
+	return scan(text, true)
 }
 
-// scan is Scan, and ScanItem with canonical set, on printable text.
+// scan is Scan on printable text, and with canonical set ScanItem on an
+// item's text, each of whose lines it reads without the item's "- " or
+// two spaces, in place.
 func scan(body []byte, canonical bool) (Scanned, bool) {
 	s := scanner{ok: true, canonical: canonical, open: -1, inside: -1, frames: make([]frame, 0, 8)}
-	for len(body) > 0 && s.ok {
+	for first := true; len(body) > 0 && s.ok; first = false {
 		n := bytes.IndexByte(body, '\n') + 1
 		if n == 0 {
 			n = len(body)
 		}
-		s.line(bytes.TrimSuffix(bytes.TrimSuffix(body[:n], []byte("\n")), []byte("\r")))
+		line := bytes.TrimSuffix(bytes.TrimSuffix(body[:n], []byte("\n")), []byte("\r"))
 		body = body[n:]
+		if canonical {
+			switch {
+			case first:
+				line = line[2:]
+			case len(line) == 0:
+			case bytes.HasPrefix(line, []byte("  ")):
+				line = line[2:]
+			default:
+				return Scanned{}, false
+			}
+		}
+		s.line(line)
 	}
 	if s.canonical && (s.open >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
 		return Scanned{}, false
