@@ -20,7 +20,7 @@ var summary table
 var (
 	scenarioOrder = []string{"start-up", "shutdown", "budget", "job", "api-server", "audit",
 		"csql-start-up", "csql-shutdown", "csql-env", "csql-job"}
-	variantOrder  = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken", "live", "rbac"}
+	variantOrder = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken", "live", "rbac"}
 )
 
 type table struct {
