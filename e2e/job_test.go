@@ -127,22 +127,29 @@ func jobPodScenario(t *testing.T, variant string, port int) {
 	}
 
 	// Ordered: the app is done, yet the pod keeps running with its sidecar.
-	deadline := time.Now().Add(stillRunningFor)
-	for time.Now().Before(deadline) {
-		p, err := getPod(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := status(p, "proxy")
-		if !r.check(p.Status.Phase == corev1.PodRunning && s != nil && s.State.Running != nil,
-			"the ordered Job's pod did not keep running: %s", podSummary(p)) {
-			break
-		}
-		time.Sleep(time.Second)
-	}
+	checkStillRunning(ctx, t, r, name, "proxy")
 	save(t, dir, "proxy.log", []byte(proxy.text()))
 	r.observed = fmt.Sprintf("app exited 0; pod still Running %s later: the sidecar never stops", stillRunningFor)
 	r.done()
+}
+
+// checkStillRunning checks, for stillRunningFor, that the ordered Job's
+// pod keeps running with its sidecar container although its app exited.
+func checkStillRunning(ctx context.Context, t *testing.T, r *row, pod, sidecar string) {
+	t.Helper()
+	deadline := time.Now().Add(stillRunningFor)
+	for time.Now().Before(deadline) {
+		p, err := getPod(ctx, pod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := status(p, sidecar)
+		if !r.check(p.Status.Phase == corev1.PodRunning && s != nil && s.State.Running != nil,
+			"the ordered Job's pod did not keep running: %s", podSummary(p)) {
+			return
+		}
+		time.Sleep(time.Second)
+	}
 }
 
 // hasJobController reports whether kube-controller-manager runs: its leader

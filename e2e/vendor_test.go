@@ -291,19 +291,7 @@ func csqlJob(t *testing.T, v *vendorProxy, variant string, port int) {
 		r.done()
 		return
 	}
-	deadline := time.Now().Add(stillRunningFor)
-	for time.Now().Before(deadline) {
-		p, err := getPod(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := status(p, "cloud-sql-proxy")
-		if !r.check(p.Status.Phase == corev1.PodRunning && s != nil && s.State.Running != nil,
-			"the ordered Job's pod did not keep running: %s", podSummary(p)) {
-			break
-		}
-		time.Sleep(time.Second)
-	}
+	checkStillRunning(ctx, t, r, name, "cloud-sql-proxy")
 	save(t, dir, "proxy.log", []byte(proxy.text()))
 	r.observed = fmt.Sprintf("app exited 0; pod still Running %s later: the proxy never stops", stillRunningFor)
 	r.done()
