@@ -114,6 +114,26 @@ func podFromTemplate(t *testing.T, dir, name string, tmpl corev1.PodTemplateSpec
 	createPod(t, name, save(t, dir, "pod.json", data))
 }
 
+// csqlPod is a scenario's pod: the template it was made from, the
+// function's results, and the app's and the proxy's logs.
+type csqlPod struct {
+	tmpl       corev1.PodTemplateSpec
+	results    []result
+	app, proxy *follower
+}
+
+// csqlStart renders the base manifest for the variant, checks where the
+// proxy container (serving health on httpPort) was placed, creates the pod
+// from the template and follows the app's and the proxy's logs until ctx
+// ends.
+func csqlStart(ctx context.Context, t *testing.T, r *row, dir, name, base, variant, container, httpPort string, vars map[string]string) csqlPod {
+	t.Helper()
+	_, tmpl, results := csqlRender(t, dir, base, vars)
+	checkProxyPlaced(r, variant, container, httpPort, tmpl.Spec)
+	podFromTemplate(t, dir, name, tmpl)
+	return csqlPod{tmpl, results, follow(ctx, name, "app", 3*time.Minute), follow(ctx, name, container, 3*time.Minute)}
+}
+
 // checkProxyPlaced checks where the function put the proxy: first with the
 // wait command on its port (ordered), or a native sidecar whose startupProbe
 // kubelet reaches on the pod IP (native).
@@ -163,16 +183,13 @@ func csqlLifecycle(t *testing.T, v *vendorProxy, variant string, port int) {
 	dir := filepath.Join(suite.artifacts, "csql-"+variant)
 	vars := csqlVars(v, name, variant, "cloud-sql-proxy", port)
 	vars["EXIT"] = "auto"
-	_, tmpl, results := csqlRender(t, dir, "csql-deployment.yaml", vars)
-	if variant == "ordered" {
-		requireResult(t, results, "info", "added preStop sleep 11s to cloud-sql-proxy")
-	}
-	checkProxyPlaced(startup, variant, "cloud-sql-proxy", vars["HTTP_PORT"], tmpl.Spec)
-	podFromTemplate(t, dir, name, tmpl)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	app := follow(ctx, name, "app", 3*time.Minute)
-	proxy := follow(ctx, name, "cloud-sql-proxy", 3*time.Minute)
+	started := csqlStart(ctx, t, startup, dir, name, "csql-deployment.yaml", variant, "cloud-sql-proxy", vars["HTTP_PORT"], vars)
+	app, proxy, tmpl := started.app, started.proxy, started.tmpl
+	if variant == "ordered" {
+		requireResult(t, started.results, "info", "added preStop sleep 11s to cloud-sql-proxy")
+	}
 	waitFor(t, 3*time.Minute, fmt.Sprintf("%d accepted connections in the app's log", csqlOKBefore), func() bool {
 		reqs, _ := requests(app.events(t), time.Time{})
 		ok, _ := tally(reqs)
@@ -228,13 +245,10 @@ func csqlEnvConfigured(t *testing.T, v *vendorProxy, variant string, port int) {
 	name := fmt.Sprintf("e2e-%s-csqlenv-%s", suite.runID, variant)
 	dir := filepath.Join(suite.artifacts, "csql-env-"+variant)
 	vars := csqlVars(v, name, variant, csqlOperatorCtr, port)
-	_, tmpl, _ := csqlRender(t, dir, "csql-operator-deployment.yaml", vars)
-	checkProxyPlaced(r, variant, csqlOperatorCtr, csqlHTTPPortEnv, tmpl.Spec)
-	podFromTemplate(t, dir, name, tmpl)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	app := follow(ctx, name, "app", 3*time.Minute)
-	proxy := follow(ctx, name, csqlOperatorCtr, 3*time.Minute)
+	started := csqlStart(ctx, t, r, dir, name, "csql-operator-deployment.yaml", variant, csqlOperatorCtr, csqlHTTPPortEnv, vars)
+	app, proxy := started.app, started.proxy
 	waitFor(t, 3*time.Minute, fmt.Sprintf("%d accepted connections in the app's log", csqlOKBefore), func() bool {
 		reqs, _ := requests(app.events(t), time.Time{})
 		ok, _ := tally(reqs)
@@ -259,16 +273,13 @@ func csqlJob(t *testing.T, v *vendorProxy, variant string, port int) {
 	name := fmt.Sprintf("e2e-%s-csqljob-%s", suite.runID, variant)
 	dir := filepath.Join(suite.artifacts, "csql-job-"+variant)
 	vars := csqlVars(v, name, variant, "cloud-sql-proxy", port)
-	_, tmpl, results := csqlRender(t, dir, "csql-job.yaml", vars)
-	if variant == "ordered" {
-		requireResult(t, results, "warning", "Job in ordered mode")
-	}
-	checkProxyPlaced(r, variant, "cloud-sql-proxy", vars["HTTP_PORT"], tmpl.Spec)
-	podFromTemplate(t, dir, name, tmpl)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	app := follow(ctx, name, "app", 3*time.Minute)
-	proxy := follow(ctx, name, "cloud-sql-proxy", 3*time.Minute)
+	started := csqlStart(ctx, t, r, dir, name, "csql-job.yaml", variant, "cloud-sql-proxy", vars["HTTP_PORT"], vars)
+	app, proxy := started.app, started.proxy
+	if variant == "ordered" {
+		requireResult(t, started.results, "warning", "Job in ordered mode")
+	}
 	final := waitPod(t, name, 3*time.Minute, "finished with its app", func(p *corev1.Pod) bool {
 		s := status(p, "app")
 		return s != nil && s.State.Terminated != nil

@@ -57,6 +57,8 @@ func TestPlainStreamKeepsWhatSurroundsAChangedDocument(t *testing.T) {
 	}{
 		{"anchor on the marker line", service + "--- &pod\n" + pod,
 			[]string{service + "--- &pod\napiVersion: v1\nkind: Pod\n", "linkerd-await"}, []string{"Service", "Pod"}},
+		{"anchor and a comment on the marker line", service + "--- &pod # the pod\n" + pod,
+			[]string{service + "--- &pod # the pod\napiVersion: v1\nkind: Pod\n", "linkerd-await"}, []string{"Service", "Pod"}},
 		{"tag on the marker line", service + "--- !!map\n" + pod,
 			[]string{service + "--- !!map\napiVersion: v1\n", "linkerd-await"}, []string{"Service", "Pod"}},
 		{"flow mapping on the marker line", service + "--- {apiVersion: v1, kind: Pod, metadata: {name: web}, spec: {containers: [{name: web}, {name: linkerd-proxy}]}}\n--- {apiVersion: v1, kind: Service, metadata: {name: db}}\n",

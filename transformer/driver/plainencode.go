@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"regexp"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -36,6 +37,7 @@ func encodeYAML(doc *yaml.Node, edited *yaml.RNode, original []byte) ([]byte, er
 	if input := doc.Content[0]; root.Anchor == "" && input.Anchor != "" {
 		root.Anchor = input.Anchor // what the anchor named is expanded: it names nothing now, but it stays where it was written
 	}
+	markerComment := keepMarkerComment(&root, original)
 	out.Content = []*yaml.Node{&root}
 	var buf bytes.Buffer
 	if bytes.HasPrefix(original, []byte("---")) {
@@ -58,8 +60,39 @@ func encodeYAML(doc *yaml.Node, edited *yaml.RNode, original []byte) ([]byte, er
 			sep = []byte(" ")
 		}
 		text = append(append(text[:3:3], sep...), text[3:]...)
+		if markerComment != "" {
+			end := bytes.IndexByte(text, '\n')
+			text = append(append(append([]byte(nil), text[:end]...), " "+markerComment...), text[end:]...)
+		}
 	}
 	return text, nil
+}
+
+// markerLine is a "---" line with node properties only (an anchor, a tag)
+// and a comment.
+var markerLine = regexp.MustCompile(`^---(?:[ \t]+[&!][^ \t#]*)+[ \t]+(#[^\r\n]*)`)
+
+// keepMarkerComment takes back the comment of a `--- &anchor # comment`
+// line from the first key of root, where the YAML parser puts it (it
+// would come out on that key's line), and returns it to be written on the
+// marker line again; empty when there is none, or when the first key's own
+// line holds a comment of its own.
+func keepMarkerComment(root *yaml.Node, original []byte) string {
+	m := markerLine.FindSubmatch(original)
+	if m == nil || root.Kind != yaml.MappingNode || len(root.Content) == 0 {
+		return ""
+	}
+	comment, key := string(m[1]), *root.Content[0]
+	second := original[bytes.IndexByte(original, '\n')+1:]
+	if end := bytes.IndexByte(second, '\n'); end >= 0 {
+		second = second[:end]
+	}
+	if key.LineComment != comment || bytes.IndexByte(second, '#') >= 0 {
+		return ""
+	}
+	key.LineComment = ""
+	root.Content = append([]*yaml.Node{&key}, root.Content[1:]...)
+	return comment
 }
 
 // crlf reports whether most lines of text end in CRLF, or, as many as in
