@@ -79,8 +79,8 @@ func TestLoadEmptyConfigDefaults(t *testing.T) {
 		sleep        []string
 	}
 	want := []sidecar{
-		{"linkerd-proxy", "linkerd", config.IfAbsentSkip, []string{"/bin/sleep"}},
 		{"istio-proxy", "istio", config.IfAbsentSkip, []string{"/bin/sleep"}},
+		{"linkerd-proxy", "linkerd", config.IfAbsentSkip, []string{"/bin/sleep"}},
 		{"cloud-sql-proxy", "cloud-sql-proxy", config.IfAbsentSkip, nil},
 	}
 	load := map[string]func() (*config.SidecarLifecycle, error){

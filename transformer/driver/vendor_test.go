@@ -114,10 +114,10 @@ func nativeAsInjected(w *workload.Workload, ps *corev1.PodSpec, i int, warnings 
 	case "istio-proxy":
 		port, ok := w.Annotation("status.sidecar.istio.io/port")
 		if !ok {
-			port = preset.IstioStatusPort
+			port = "15020" // Istio values.yaml global.proxy.statusPort
 		}
 		if c.Lifecycle == nil || c.Lifecycle.PostStart != nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Exec == nil ||
-			!slices.Equal(c.Lifecycle.PreStop.Exec.Command, preset.IstioDrain(port)) {
+			!slices.Equal(c.Lifecycle.PreStop.Exec.Command, []string{"pilot-agent", "request", "--debug-port=" + port, "POST", "drain"}) {
 			errs = append(errs, fmt.Sprintf("istio-proxy lifecycle %+v, the injector writes only the drain preStop on port %s", c.Lifecycle, port))
 		}
 		if v, _ := w.Annotation("sidecar.istio.io/nativeSidecar"); v == "false" && !strings.Contains(warnings, "istio-proxy is") {

@@ -9,6 +9,9 @@ import (
 // Injector is the admission webhook that adds a sidecar to pods, as the
 // workload's labels and annotations switch it.
 type Injector struct {
+	// Enabled are the switches of which any one makes the injector add the
+	// sidecar.
+	Enabled []Switch
 	// Disabled are the switches with which the injector leaves the pod
 	// alone; any one of them is enough.
 	Disabled []Switch
@@ -20,6 +23,9 @@ type Injector struct {
 	// Dialect names the annotations the function writes for the injector;
 	// empty when it writes none.
 	Dialect Dialect
+	// Ordering says what the injector itself offers to start the sidecar
+	// first and stop it last.
+	Ordering string
 }
 
 // Dialect names the pod template annotations with which the function asks
@@ -60,6 +66,8 @@ type Switch struct {
 	Field string
 	// Value is the value that sets the switch.
 	Value string
+	// Namespace says the injector reads the switch on the pod's Namespace too.
+	Namespace bool
 }
 
 // set reports whether the pod has the switch set.
@@ -94,6 +102,9 @@ type NativeSwitch struct {
 	// Boolean says the injector parses the value as a boolean, so that "0"
 	// or "False" is off too; otherwise only "false" is off.
 	Boolean bool
+	// Default is where the injector writes native sidecars by default; nil
+	// when it does not.
+	Default *Since
 }
 
 // off reports whether a value of the switch turns native sidecars off.

@@ -77,18 +77,24 @@ func TestNativeSwitch(t *testing.T) {
 
 func TestNativePreStopFor(t *testing.T) {
 	istio, _ := preset.Lookup(preset.Istio)
-	if got, want := istio.NativePreStopFor(pod{}), preset.IstioDrain(preset.IstioStatusPort); !slices.Equal(got, want) {
+	if got, want := istio.NativePreStopFor(pod{}), istioDrain("15020"); !slices.Equal(got, want) {
 		t.Errorf("default: %q, want %q", got, want)
 	}
 	withPort := pod{annotations: map[string]string{"status.sidecar.istio.io/port": "15999"}}
-	if got, want := istio.NativePreStopFor(withPort), preset.IstioDrain("15999"); !slices.Equal(got, want) {
+	if got, want := istio.NativePreStopFor(withPort), istioDrain("15999"); !slices.Equal(got, want) {
 		t.Errorf("with the status port annotation: %q, want %q", got, want)
 	}
-	if again := istio.NativePreStopFor(pod{}); !slices.Equal(again, preset.IstioDrain(preset.IstioStatusPort)) {
+	if again := istio.NativePreStopFor(pod{}); !slices.Equal(again, istioDrain("15020")) {
 		t.Errorf("the preset's own preStop changed: %q", again)
 	}
 	linkerd, _ := preset.Lookup(preset.Linkerd)
 	if got := linkerd.NativePreStopFor(withPort); got != nil {
 		t.Errorf("linkerd: %q, want none", got)
 	}
+}
+
+// istioDrain is the preStop Istio's injection template writes on a native
+// istio-proxy (manifests/charts/istio-control/istio-discovery/files/injection-template.yaml).
+func istioDrain(port string) []string {
+	return []string{"pilot-agent", "request", "--debug-port=" + port, "POST", "drain"}
 }

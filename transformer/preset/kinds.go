@@ -1,91 +1,113 @@
 package preset
 
 import (
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
+	"fmt"
+	"slices"
+	"strconv"
+		"time"
 )
 
 // all returns every preset in the start order an empty config applies them:
-// the mesh proxies first, then the Cloud SQL Auth Proxy, which needs the
-// mesh's network; none, which has no container, last. Adding a sidecar kind
-// is adding its value here. It is a function so that callers cannot share
-// mutable values.
+// the mesh proxies first, which carry the other sidecars' traffic, then the
+// other entries of the catalog by name; none, which has no container, last.
+// Adding a sidecar kind is adding its file to catalog/. It is a function so
+// that callers cannot share mutable values.
 func all() []Preset {
-	return []Preset{
-		{
-			Name:           Linkerd,
-			Container:      "linkerd-proxy",
-			WaitCommand:    []string{"/usr/lib/linkerd/linkerd-await", "--timeout=2m", "--port=4191"},
-			StartupProbe:   httpProbe("/ready", 4191, 1, 0, 120),
-			SleepCommand:   DefaultSleepCommand,
-			InitContainers: []string{"linkerd-init", "linkerd-network-validator"},
-			Injector: &Injector{
-				Disabled: []Switch{{Key: LinkerdInject, Value: "disabled"}},
-				OptOuts:  []Switch{{Key: LinkerdProxyAwait, Value: "disabled"}},
-				// The alpha key is the one the function itself writes, so it
-				// is not read as an opt-out.
-				Native:  NativeSwitch{Keys: []string{LinkerdNativeSidecarGA, LinkerdNativeSidecarBeta}, Boolean: true},
-				Dialect: LinkerdDialect,
-			},
-		},
-		{
-			Name:             Istio,
-			Container:        "istio-proxy",
-			WaitCommand:      []string{"pilot-agent", "wait"},
-			StartupProbe:     httpProbe("/healthz/ready", 15021, 1, 3, 600),
-			NativePreStop:    IstioDrain(IstioStatusPort),
-			NativePreStopArg: &AnnotatedArg{Annotation: IstioStatusPortAnnotation, Prefix: istioDebugPort},
-			SleepCommand:     DefaultSleepCommand,
-			InitContainers:   []string{"istio-init", "istio-validation"},
-			Injector: &Injector{
-				Disabled: []Switch{{Label: true, Key: IstioInject, Value: "false"}, {Key: IstioInject, Value: "false"}},
-				OptOuts:  []Switch{{Key: IstioProxyConfig, Field: IstioHold, Value: "false"}},
-				// Istio's injector template compares the value with "false".
-				Native:  NativeSwitch{Keys: []string{IstioNativeSidecar}},
-				Dialect: IstioDialect,
-			},
-		},
-		// The Cloud SQL Auth Proxy's wait command and probe are fitted to
-		// each container's own settings by package cloudsql; these are
-		// the defaults (port 9090, the operator's probe timings).
-		{
-			Name:         CloudSQLProxy,
-			Container:    "cloud-sql-proxy",
-			WaitCommand:  []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", "9090"},
-			StartupProbe: httpProbe("/startup", 9090, 1, 10, 60),
-			Edits:        CloudSQLProxyEdits,
-			// cloud-sql-proxy cmd/root.go: --min-sigterm-delay (v2.12.0,
-			// CHANGELOG) keeps accepting connections after SIGTERM;
-			// --max-sigterm-delay waits for open ones to close; v1's
-			// -term_timeout (cmd/cloud_sql_proxy/cloud_sql_proxy.go) too.
-			NoSleep: "give the proxy its own --min-sigterm-delay flag (v2.12.0 and later: it keeps accepting connections that long after SIGTERM) " +
-				"or --max-sigterm-delay (it waits that long for open connections to close; v1: -term_timeout)",
-		},
-		{Name: None, SleepCommand: DefaultSleepCommand},
+	var meshes, others []Preset
+	for _, e := range Builtin() {
+		p := e.Preset()
+		if p.Mesh {
+			meshes = append(meshes, p)
+		} else {
+			others = append(others, p)
+		}
 	}
+	return append(append(meshes, others...), Preset{Name: None, SleepCommand: DefaultSleepCommand})
 }
 
-// IstioStatusPort is the default port of Istio's agent, which its drain
-// request goes to; the pod annotation IstioStatusPortAnnotation changes it.
-const IstioStatusPort = "15020"
-
-// istioDebugPort starts the argument of IstioDrain that names the port.
-const istioDebugPort = "--debug-port="
-
-// IstioDrain is the preStop Istio's injector writes on a native istio-proxy:
-// it starts Envoy's drain when the pod starts shutting down; kubelet sends
-// SIGTERM once the application containers have exited.
-func IstioDrain(statusPort string) []string {
-	return []string{"pilot-agent", "request", istioDebugPort + statusPort, "POST", "drain"}
+// Preset returns what the engine asks of the entry's sidecar.
+func (e Entry) Preset() Preset {
+	p := Preset{Name: e.Name, Title: e.Title, Mesh: e.Mesh, Edits: e.Edits, SleepCommand: DefaultSleepCommand}
+	for _, c := range e.Containers {
+		p.Containers = append(p.Containers, c.Name)
+	}
+	if len(p.Containers) > 0 {
+		p.Container = p.Containers[0]
+	}
+	for _, im := range e.Images {
+		p.Images = append(p.Images, im.Pattern)
+	}
+	for _, c := range e.InitContainers {
+		p.InitContainers = append(p.InitContainers, c.Name)
+	}
+	if r := e.Ready; r != nil {
+		if r.Wait != nil {
+			p.WaitCommand = slices.Clone(r.Wait.Command)
+		}
+		if r.StartupProbe != nil && r.StartupProbe.Probe != nil {
+			p.StartupProbe = r.StartupProbe.Probe.DeepCopy()
+		}
+	}
+	if e.Image != nil {
+		p.SleepCommand = slices.Clone(e.Image.Sleep)
+		p.NoShell = !e.Image.Shell
+	}
+	if x := e.Exit; x != nil {
+		p.NoSleep = x.NoSleep
+		p.ExitDelays = slices.Clone(x.Delays)
+		if x.NativePreStop != nil {
+			p.NativePreStop = slices.Clone(x.NativePreStop.Command)
+			p.NativePreStopArg = x.NativePreStop.ArgAnnotation
+		}
+	}
+	if inj := e.Injector; inj != nil {
+		p.Injector = &Injector{
+			Enabled:  switches(inj.Enabled),
+			Disabled: switches(inj.Disabled),
+			OptOuts:  switches(inj.OptOuts),
+			Dialect:  inj.Annotate,
+			Ordering: inj.Ordering,
+		}
+		if n := inj.Native; n != nil {
+			p.Injector.Native = NativeSwitch{Keys: slices.Clone(n.Keys), Boolean: n.Boolean, Default: n.Default}
+		}
+	}
+	return p
 }
 
-func httpProbe(path string, port int, period, timeout, failures int32) *corev1.Probe {
-	return &corev1.Probe{
-		ProbeHandler: corev1.ProbeHandler{
-			HTTPGet: &corev1.HTTPGetAction{Path: path, Port: intstr.FromInt32(int32(port))},
-		},
-		PeriodSeconds:    period,
-		TimeoutSeconds:   timeout,
-		FailureThreshold: failures,
+// switches converts an entry's switches.
+func switches(facts []SwitchFact) []Switch {
+	var out []Switch
+	for _, f := range facts {
+		s := Switch{Key: f.Annotation, Field: f.Field, Value: f.Value, Namespace: f.Namespace}
+		if f.Label != "" {
+			s.Label, s.Key = true, f.Label
+		}
+		out = append(out, s)
 	}
+	return out
+}
+
+// ParseDelay reads an exit setting: a duration, or a bare number of seconds.
+func ParseDelay(v string) (time.Duration, error) {
+	if n, err := strconv.ParseUint(v, 10, 32); err == nil {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration (30s) or a number of seconds", v)
+	}
+	return d, nil
+}
+
+// dialects are the annotation dialects package annotate writes.
+var dialects = []Dialect{LinkerdDialect, IstioDialect}
+
+// dialectNames lists the dialects as text.
+func dialectNames() []string {
+	var names []string
+	for _, d := range dialects {
+		names = append(names, string(d))
+	}
+	return names
 }

@@ -29,14 +29,29 @@ const (
 type Preset struct {
 	// Name is the preset's name.
 	Name string
+	// Title is one line for the catalog table.
+	Title string
 	// Container is the sidecar's usual container name; empty for none.
 	Container string
+	// Containers are every container name that recognises the sidecar,
+	// Container first.
+	Containers []string
+	// Images are the image patterns that recognise the sidecar (MatchImage).
+	Images []string
+	// Mesh says the sidecar carries the pod's network traffic: it starts
+	// before every other sidecar.
+	Mesh bool
 	// WaitCommand blocks until the sidecar is ready; nil when unknown.
 	WaitCommand []string
 	// StartupProbe is the native-mode probe; nil when unknown.
 	StartupProbe *corev1.Probe
 	// SleepCommand sleeps in the sidecar's image; nil when the image has none.
 	SleepCommand []string
+	// NoShell says the sidecar's image has no shell.
+	NoShell bool
+	// ExitDelays are the sidecar's own exit settings, which the
+	// termination budget reads.
+	ExitDelays []Delay
 	// NoSleep says, in a message, what the sidecar itself offers instead
 	// of a preStop sleep when its image has none (SleepCommand nil) and the
 	// cluster has no sleep action; empty when it offers nothing.
@@ -69,9 +84,9 @@ const CloudSQLProxyEdits Edits = "cloud-sql-proxy"
 // AnnotatedArg is an argument of a command whose value a pod annotation sets.
 type AnnotatedArg struct {
 	// Annotation holds the value.
-	Annotation string
+	Annotation string `json:"annotation"`
 	// Prefix starts the argument; the value follows it.
-	Prefix string
+	Prefix string `json:"prefix"`
 }
 
 // Annotates reports whether an injector adds the sidecar at admission and

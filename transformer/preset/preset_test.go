@@ -24,7 +24,7 @@ func TestPresets(t *testing.T) {
 	for _, p := range preset.Meshes() {
 		meshes = append(meshes, p.Name)
 	}
-	if want := []string{preset.Linkerd, preset.Istio, preset.CloudSQLProxy}; !slices.Equal(meshes, want) {
+	if want := []string{preset.Istio, preset.Linkerd, preset.CloudSQLProxy}; !slices.Equal(meshes, want) {
 		t.Errorf("Meshes() = %v, want %v (start order)", meshes, want)
 	}
 }

@@ -1,0 +1,193 @@
+package preset
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// files are the built-in catalog: one entry a file.
+//
+//go:embed catalog/*.yaml
+var files embed.FS
+
+// Builtin returns the built-in catalog's entries, sorted by name. The
+// files are read once; an entry that does not read is a bug that every test
+// reports.
+var Builtin = sync.OnceValue(func() []Entry {
+	names, err := files.ReadDir("catalog")
+	if err != nil {
+		panic(err)
+	}
+	var entries []Entry
+	for _, f := range names {
+		data, err := files.ReadFile("catalog/" + f.Name())
+		if err != nil {
+			panic(err)
+		}
+		e, err := ReadEntry(data)
+		if err != nil {
+			panic(fmt.Sprintf("catalog/%s: %v", f.Name(), err))
+		}
+		if errs := e.Check(); len(errs) > 0 {
+			panic(fmt.Sprintf("catalog/%s: %v", f.Name(), errs[0]))
+		}
+		if want := e.Name + ".yaml"; f.Name() != want {
+			panic(fmt.Sprintf("catalog/%s: the entry %s belongs in %s", f.Name(), e.Name, want))
+		}
+		entries = append(entries, e)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+	return entries
+})
+
+// ReadEntry reads one catalog entry from YAML or JSON; an unknown field is
+// an error.
+func ReadEntry(data []byte) (Entry, error) {
+	node, err := yaml.Parse(string(data))
+	if err != nil {
+		return Entry{}, err
+	}
+	js, err := node.MarshalJSON()
+	if err != nil {
+		return Entry{}, err
+	}
+	var e Entry
+	strict, err := sigsjson.UnmarshalStrict(js, &e)
+	if err != nil {
+		return Entry{}, err
+	}
+	if len(strict) > 0 {
+		return Entry{}, strict[0]
+	}
+	return e, nil
+}
+
+// entryName is a preset's name.
+var entryName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+
+// Check lists what is wrong with an entry, each error starting with the
+// field's path in the entry (images[0].pattern).
+func (e Entry) Check() []error {
+	var errs []error
+	add := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	if !entryName.MatchString(e.Name) {
+		add("name", "%q is not a preset name: lower-case letters, digits and dashes", e.Name)
+	}
+	if e.Name == None {
+		add("name", "%q is the preset of a sidecar the function knows nothing about; choose another name", e.Name)
+	}
+	if len(e.Containers) == 0 && len(e.Images) == 0 {
+		add("containers", "give a container name or an image pattern that recognises the sidecar")
+	}
+	for i, c := range e.Containers {
+		if c.Name == "" {
+			add(fmt.Sprintf("containers[%d].name", i), "empty")
+		}
+	}
+	for i, im := range e.Images {
+		if err := checkPattern(im.Pattern); err != nil {
+			add(fmt.Sprintf("images[%d].pattern", i), "%v", err)
+		}
+	}
+	if e.Ready != nil && e.Ready.Wait != nil && len(e.Ready.Wait.Command) == 0 {
+		add("ready.wait.command", "empty")
+	}
+	if e.Ready != nil && e.Ready.StartupProbe != nil && e.Ready.StartupProbe.Probe == nil {
+		add("ready.startupProbe.probe", "missing")
+	}
+	if e.Exit != nil {
+		for i, d := range e.Exit.Delays {
+			field := fmt.Sprintf("exit.delays[%d]", i)
+			if (d.Annotation == "") == (d.Env == "") {
+				add(field, "give one of annotation and env")
+			}
+			if _, err := ParseDelay(d.Default); d.Default != "" && err != nil {
+				add(field+".default", "%v", err)
+			}
+			if d.Format != "" && d.Format != FormatDuration && d.Format != FormatSeconds {
+				add(field+".format", "%q is not %s or %s", d.Format, FormatDuration, FormatSeconds)
+			}
+		}
+	}
+	if e.Injector != nil {
+		inj := e.Injector
+		for name, list := range map[string][]SwitchFact{"enabled": inj.Enabled, "disabled": inj.Disabled, "optOuts": inj.OptOuts} {
+			for i, s := range list {
+				if (s.Annotation == "") == (s.Label == "") {
+					add(fmt.Sprintf("injector.%s[%d]", name, i), "give one of annotation and label")
+				}
+			}
+		}
+		if inj.Annotate != "" && !slices.Contains(dialects, inj.Annotate) {
+			add("injector.annotate", "%q is not one of %s", inj.Annotate, strings.Join(dialectNames(), ", "))
+		}
+	}
+	if e.Edits != "" && e.Edits != CloudSQLProxyEdits {
+		add("edits", "%q is not %s", e.Edits, CloudSQLProxyEdits)
+	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errs
+}
+
+// Delay formats.
+const (
+	// FormatDuration is a duration such as "30s".
+	FormatDuration = "duration"
+	// FormatSeconds is a number of seconds such as "30".
+	FormatSeconds = "seconds"
+)
+
+// checkPattern reports what is wrong with an image pattern.
+func checkPattern(p string) error {
+	rest := strings.TrimPrefix(p, "**/")
+	switch {
+	case rest == "":
+		return fmt.Errorf("empty")
+	case strings.ContainsAny(rest[strings.LastIndex(rest, "/")+1:], "@:"):
+		return fmt.Errorf("%q: give the image without tag or digest", p)
+	case strings.Contains(rest, "**"):
+		return fmt.Errorf("%q: ** only starts a pattern (**/)", p)
+	}
+	if _, err := path.Match(rest, ""); err != nil {
+		return fmt.Errorf("%q: %v", p, err)
+	}
+	return nil
+}
+
+// MatchImage reports whether an image reference, with any tag or digest,
+// matches the pattern.
+func MatchImage(pattern, image string) bool {
+	repo := imageRepository(image)
+	rest, anyPrefix := strings.CutPrefix(pattern, "**/")
+	if !anyPrefix {
+		ok, _ := path.Match(rest, repo)
+		return ok
+	}
+	want := strings.Count(rest, "/") + 1
+	segments := strings.Split(repo, "/")
+	if len(segments) < want {
+		return false
+	}
+	ok, _ := path.Match(rest, strings.Join(segments[len(segments)-want:], "/"))
+	return ok
+}
+
+// imageRepository is an image reference without its tag and digest.
+func imageRepository(image string) string {
+	image, _, _ = strings.Cut(image, "@")
+	if i := strings.LastIndex(image, ":"); i > strings.LastIndex(image, "/") {
+		image = image[:i]
+	}
+	return image
+}

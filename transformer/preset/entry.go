@@ -1,0 +1,238 @@
+package preset
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Entry is one sidecar of the catalog as its file states it: every fact
+// the function knows of the sidecar, each block with the source it was read
+// in. The built-in entries are the files in catalog/; a functionConfig adds
+// its own in spec.catalog, with the same fields.
+type Entry struct {
+	// Name is the preset's name: lower-case letters, digits and dashes.
+	Name string `json:"name"`
+	// Title is one line for the catalog table.
+	Title string `json:"title,omitempty"`
+	// Mesh says the sidecar carries the pod's network traffic (its injector's
+	// init containers redirect it): it starts before every other sidecar.
+	Mesh bool `json:"mesh,omitempty"`
+	// Sources are the places the facts were read, by key.
+	Sources map[string]Source `json:"sources,omitempty"`
+	// Containers are the container names that recognise the sidecar; the first is its default name.
+	Containers []Named `json:"containers,omitempty"`
+	// Images are the images that recognise the sidecar, with any tag or digest.
+	Images []ImagePattern `json:"images,omitempty"`
+	// InitContainers are the vendor's own init containers, which run before the sidecar.
+	InitContainers []Named `json:"initContainers,omitempty"`
+	// Ready is how the sidecar tells it is ready.
+	Ready *Ready `json:"ready,omitempty"`
+	// Image is what the sidecar's image holds.
+	Image *ImageFacts `json:"image,omitempty"`
+	// Exit is how the sidecar stops.
+	Exit *Exit `json:"exit,omitempty"`
+	// Injector is the admission webhook that adds the sidecar to pods.
+	Injector *InjectorFacts `json:"injector,omitempty"`
+	// Edits names a package of the function's own edits for the sidecar (cloud-sql-proxy).
+	Edits Edits `json:"edits,omitempty"`
+}
+
+// Source is a repository at the tag or commit a fact was read at.
+type Source struct {
+	// Repository is owner/name on GitHub.
+	Repository string `json:"repository"`
+	// Version is a tag, a branch at a commit, or a commit.
+	Version string `json:"version"`
+}
+
+// Named is a container name and where it was read.
+type Named struct {
+	// Name is the container name.
+	Name string `json:"name"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// ImagePattern recognises images: [registry/]repository, any tag or digest.
+type ImagePattern struct {
+	// Pattern is the image without tag or digest; "*" matches within one
+	// path segment, a leading "**/" any registry and path prefix.
+	Pattern string `json:"pattern"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// Ready is how a sidecar tells it is ready.
+type Ready struct {
+	// Endpoint is its readiness endpoint.
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
+	// Wait is a command in its image that blocks until it is ready.
+	Wait *Command `json:"wait,omitempty"`
+	// StartupProbe is native mode's probe when the config gives none.
+	StartupProbe *ProbeFact `json:"startupProbe,omitempty"`
+}
+
+// Endpoint is a sidecar's HTTP readiness endpoint.
+type Endpoint struct {
+	// Path is the HTTP path.
+	Path string `json:"path"`
+	// Port is the port it is served on by default.
+	Port int32 `json:"port,omitempty"`
+	// On says it is served without any flag or setting.
+	On bool `json:"on,omitempty"`
+	// Address is the address it binds by default; empty is every interface.
+	Address string `json:"address,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// Command is an argv in the sidecar's image and where it was read.
+type Command struct {
+	// Command is the argv.
+	Command []string `json:"command"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// ProbeFact is a probe and where it was read.
+type ProbeFact struct {
+	// Probe is the probe.
+	Probe *corev1.Probe `json:"probe"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// ImageFacts is what a sidecar's image holds.
+type ImageFacts struct {
+	// Shell says a shell (sh) is in the image.
+	Shell bool `json:"shell,omitempty"`
+	// Sleep is a sleep binary in the image; empty when it has none.
+	Sleep []string `json:"sleep,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// Exit is how a sidecar stops.
+type Exit struct {
+	// SIGTERM says in one line what the sidecar does on SIGTERM.
+	SIGTERM string `json:"sigterm,omitempty"`
+	// Delays are the sidecar's own exit settings, which the termination budget reads.
+	Delays []Delay `json:"delays,omitempty"`
+	// NoSleep says what the sidecar offers instead of a preStop sleep when its image has none.
+	NoSleep string `json:"noSleep,omitempty"`
+	// NativePreStop is the preStop its injector writes on its native sidecar.
+	NativePreStop *NativePreStopFact `json:"nativePreStop,omitempty"`
+	// Source is "<source key> <path>", for sigterm and noSleep.
+	Source string `json:"source,omitempty"`
+}
+
+// Delay is one exit setting of a sidecar: how long it keeps running after
+// the pod starts shutting down.
+type Delay struct {
+	// Annotation is the pod template annotation that holds the setting.
+	Annotation string `json:"annotation,omitempty"`
+	// Env is the container environment variable that holds the setting.
+	Env string `json:"env,omitempty"`
+	// Field is the key in the annotation's value, when that is a YAML or JSON mapping.
+	Field string `json:"field,omitempty"`
+	// Default is the value when the setting is absent, a duration.
+	Default string `json:"default,omitempty"`
+	// Format is duration ("30s") or seconds ("30").
+	Format string `json:"format,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// NativePreStopFact is the preStop a sidecar's injector writes on its native sidecar.
+type NativePreStopFact struct {
+	// Command is the preStop exec.
+	Command []string `json:"command"`
+	// ArgAnnotation is the argument of Command that a pod annotation sets.
+	ArgAnnotation *AnnotatedArg `json:"argAnnotation,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// InjectorFacts is the admission webhook that adds a sidecar to pods.
+type InjectorFacts struct {
+	// Enabled are the switches of which any one makes the injector add the sidecar.
+	Enabled []SwitchFact `json:"enabled,omitempty"`
+	// Disabled are the switches with which the injector leaves the pod alone.
+	Disabled []SwitchFact `json:"disabled,omitempty"`
+	// OptOuts are the workload's switches that turn the sidecar's ordering off.
+	OptOuts []SwitchFact `json:"optOuts,omitempty"`
+	// Native is the injector's per-workload native sidecar switch.
+	Native *NativeFact `json:"native,omitempty"`
+	// Annotate is the dialect of the annotations the function writes for the injector.
+	Annotate Dialect `json:"annotate,omitempty"`
+	// Annotations are the annotations the function writes for the generic dialect.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// Ordering says what the injector itself offers to start the sidecar first and stop it last.
+	Ordering string `json:"ordering,omitempty"`
+	// Source is "<source key> <path>", for ordering.
+	Source string `json:"source,omitempty"`
+}
+
+// SwitchFact is one injector switch: an annotation or a label with a value.
+type SwitchFact struct {
+	// Annotation is the annotation's key.
+	Annotation string `json:"annotation,omitempty"`
+	// Label is the label's key.
+	Label string `json:"label,omitempty"`
+	// Field is the key in the annotation's value, when that is a YAML or JSON mapping.
+	Field string `json:"field,omitempty"`
+	// Value is the value that sets the switch.
+	Value string `json:"value"`
+	// Namespace says the injector reads the switch on the pod's Namespace too.
+	Namespace bool `json:"namespace,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// NativeFact is an injector's per-workload native sidecar switch.
+type NativeFact struct {
+	// Keys are its annotations, in the order the injector reads them.
+	Keys []string `json:"keys,omitempty"`
+	// Boolean says the injector parses the value as a boolean.
+	Boolean bool `json:"boolean,omitempty"`
+	// Default is where the injector writes native sidecars by default.
+	Default *Since `json:"default,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// Since names the versions from which a behaviour holds.
+type Since struct {
+	// Kubernetes is the oldest Kubernetes version, such as "1.29".
+	Kubernetes string `json:"kubernetes,omitempty"`
+	// Version is the vendor's oldest version.
+	Version string `json:"version,omitempty"`
+}
+
+// Annotations are the pod template annotations with which the function asks
+// an injector of the generic dialect to order its sidecar.
+type Annotations struct {
+	// Ordered hold the application until the sidecar is ready.
+	Ordered []KeyValue `json:"ordered,omitempty"`
+	// ExitDelay holds the sidecar's exit delay.
+	ExitDelay *KeyFormat `json:"exitDelay,omitempty"`
+	// Native makes the injector add a native sidecar.
+	Native *KeyValue `json:"native,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// KeyValue is an annotation with its value.
+type KeyValue struct {
+	// Key is the annotation's key.
+	Key string `json:"key"`
+	// Value is its value.
+	Value string `json:"value"`
+}
+
+// KeyFormat is an annotation that holds a duration.
+type KeyFormat struct {
+	// Key is the annotation's key.
+	Key string `json:"key"`
+	// Format is duration ("30s") or seconds ("30").
+	Format string `json:"format,omitempty"`
+}
