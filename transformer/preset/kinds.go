@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-		"time"
+	"time"
 )
 
 // all returns every preset in the start order an empty config applies them:
