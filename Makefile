@@ -117,7 +117,7 @@ BENCH_TABLE ?= yes
 BENCHTIME ?= 1s
 
 .PHONY: bench
-bench: build ## The performance table (README), the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
+bench: build ## The performance table (docs/performance.md), the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
 	go build -o $(BIN)/kyaml-identity ./bench/identity
 	go build -o $(BIN)/yamlv3-identity ./bench/yamlv3
 	@if [ -n "$(BENCH_TABLE)" ]; then \

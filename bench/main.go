@@ -9,11 +9,12 @@
 //
 //	go run ./bench -function bin/sidecar-lifecycle -identity bin/kyaml-identity -sizes 1,50,1000,10000
 //
-// With -table it instead prints the README's performance table: 10,000
-// workloads against the identity round trip, 2,000 against a bare yaml.v3
-// decode and encode (bench/yamlv3), a realistic mix of workloads, large
-// CRDs, Services and ConfigMaps as a ResourceList and as a plain stream,
-// and the peak RSS on one 50 MiB ConfigMap and one 50 MiB Deployment.
+// With -table it instead prints the performance table of
+// docs/performance.md: 10,000 workloads against the identity round trip,
+// 2,000 against a bare yaml.v3 decode and encode (bench/yamlv3), a
+// realistic mix of workloads, large CRDs, Services and ConfigMaps as a
+// ResourceList and as a plain stream, and the peak RSS on one 50 MiB
+// ConfigMap and one 50 MiB Deployment.
 //
 // With -big-mib N it instead runs the function once on a generated list of
 // about N MiB (the identity round trip would need tens of GiB) and reports

@@ -11,9 +11,10 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 )
 
-// runTable prints the performance table of the README: each row one input,
-// the function against its baseline in the same run (alternating runs,
-// medians), or the function's peak RSS against the input's size.
+// runTable prints the performance table of docs/performance.md: each row
+// one input, the function against its baseline in the same run
+// (alternating runs, medians), or the function's peak RSS against the
+// input's size.
 func runTable(function, identity, yamlv3, dir, stdin string, runs int) error {
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")

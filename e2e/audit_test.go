@@ -49,7 +49,7 @@ func TestAudit(t *testing.T) {
 	r.check(err == nil, "examples/audit/rbac.yaml is rejected: %v", err)
 	as := auditor(t, ctx, r, rbac, name)
 	_, err = kubectl(ctx, "get", auditKinds, "-A", "-o", "yaml", as)
-	r.check(err == nil, "the auditor cannot list what the README's command lists: %v", err)
+	r.check(err == nil, "the auditor cannot list what the audit command of docs/usage.md lists: %v", err)
 	t.Run("rbac", func(t *testing.T) { auditorLimits(t, ctx, as) })
 
 	read := func(file string) string {
@@ -92,7 +92,7 @@ func TestAudit(t *testing.T) {
 	r.done()
 }
 
-// auditKinds are what the README's audit command lists.
+// auditKinds are what the audit command of docs/usage.md lists.
 const auditKinds = "deployments,statefulsets,daemonsets,replicasets,replicationcontrollers,jobs,cronjobs,pods"
 
 // auditorLimits checks, where the cluster enforces RBAC, that the auditor

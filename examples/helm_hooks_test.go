@@ -60,8 +60,8 @@ spec: {sidecars: [{preset: linkerd}]}
 // post-renderer (pkg/action/action.go renderResources splits them off
 // first), so a hook Job comes out as the chart wrote it; Helm 4 passes
 // them, and kustomize's helmCharts renders them as ordinary documents, so
-// the hook Job is edited like the Deployment. This is what the README's
-// Helm section says.
+// the hook Job is edited like the Deployment. This is what the Helm section
+// of docs/usage.md says.
 func TestHelmHooksPostRendered(t *testing.T) {
 	for _, tc := range []struct {
 		name, dir, version string

@@ -124,9 +124,9 @@ func TestSchemaAndLoadVerdicts(t *testing.T) {
 	}
 }
 
-// TestSchemaLeavesToLoad: the rules the schema does not say, which the
-// README lists: Load rejects each of these configs, which the schema
-// accepts.
+// TestSchemaLeavesToLoad: the rules the schema does not say, which
+// docs/configuration.md lists: Load rejects each of these configs, which
+// the schema accepts.
 func TestSchemaLeavesToLoad(t *testing.T) {
 	schema := compiledSchema(t)
 	spec := "apiVersion: " + APIVersion + "\nkind: " + Kind + "\nspec:\n"
