@@ -100,9 +100,9 @@ func inPodMeta(w *workload.Workload, spec *yaml.RNode, found []sidecarPlan, p pl
 		if !sc.preset.Annotates() {
 			continue
 		}
-		meshes = append(meshes, annotate.Mesh{Preset: sc.preset.Name, Native: native, WaitBeforeExit: exitDelaySet(spec, sc, native), InPod: true})
+		meshes = append(meshes, annotate.Mesh{Preset: sc.preset, Native: native, WaitBeforeExit: exitDelaySet(spec, sc, native), InPod: true})
 		if native && podspec.Find(spec, podspec.InitContainers, sc.Name) != nil {
-			if f, ok := annotate.NativeStatus(sc.preset.Name, sc.Name, log); ok {
+			if f, ok := annotate.NativeStatus(sc.preset, sc.Name, log); ok {
 				status = append(status, f)
 			}
 		}

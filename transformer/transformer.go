@@ -196,7 +196,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 	before := len(log.Changes)
 	meshes := make([]annotate.Mesh, len(injected))
 	for i, sc := range injected {
-		meshes[i] = annotate.Mesh{Preset: sc.preset.Name, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
+		meshes[i] = annotate.Mesh{Preset: sc.preset, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
 	}
 	if err := applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, meta); err != nil {
 		return outcomeUntouched, false, err

@@ -21,9 +21,9 @@ const istioDrain = "terminationDrainDuration"
 
 // Mesh is one absent sidecar whose mesh reads annotations.
 type Mesh struct {
-	// Preset names the sidecar's preset, whose injector's dialect says
-	// which annotations to set.
-	Preset string
+	// Preset is the sidecar's preset, whose injector's dialect says which
+	// annotations to set.
+	Preset preset.Preset
 	// Native asks the mesh for a native sidecar.
 	Native bool
 	// WaitBeforeExit is the proxy's exit delay in seconds; 0 sets none.

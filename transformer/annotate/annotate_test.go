@@ -7,7 +7,14 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// linkerd and istio are the presets of the meshes whose dialects are tested.
+var (
+	linkerd, _ = preset.Lookup(preset.Linkerd)
+	istio, _   = preset.Lookup(preset.Istio)
 )
 
 func TestMergeProxyConfig(t *testing.T) {
@@ -62,42 +69,42 @@ func TestFilter(t *testing.T) {
 		want       string
 		changes    int
 	}{
-		{"linkerd ordered switches native off for Linkerd versions that default to it", "labels: {app: a}\n", annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30},
+		{"linkerd ordered switches native off for Linkerd versions that default to it", "labels: {app: a}\n", annotate.Mesh{Preset: linkerd, WaitBeforeExit: 30},
 			"labels: {app: a}\nannotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 3},
 		{"linkerd native to ordered: the same keys in the same order",
 			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n",
-			annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30},
+			annotate.Mesh{Preset: linkerd, WaitBeforeExit: 30},
 			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 2},
 		{"linkerd ordered to native",
 			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n",
-			annotate.Mesh{Preset: "linkerd", Native: true},
+			annotate.Mesh{Preset: linkerd, Native: true},
 			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 2},
 		{"linkerd native drops the exit delay and keeps its comment",
 			"annotations:\n  # from an ordered run\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  team: web\n",
-			annotate.Mesh{Preset: "linkerd", Native: true},
+			annotate.Mesh{Preset: linkerd, Native: true},
 			"annotations:\n  # from an ordered run\n  team: web\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 3},
-		{"linkerd already annotated", "annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", annotate.Mesh{Preset: "linkerd"},
+		{"linkerd already annotated", "annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", annotate.Mesh{Preset: linkerd},
 			"annotations:\n  config.linkerd.io/proxy-await: enabled\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 0},
 		{"linkerd in the pod, ordered: the exit delay present follows the function's",
 			"annotations:\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"10\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n",
-			annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30, InPod: true},
+			annotate.Mesh{Preset: linkerd, WaitBeforeExit: 30, InPod: true},
 			"annotations:\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"30\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n", 2},
 		{"linkerd in the pod, native: no exit delay, the switch says true",
 			"annotations:\n  config.alpha.linkerd.io/proxy-wait-before-exit-seconds: \"10\"\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"false\"\n",
-			annotate.Mesh{Preset: "linkerd", Native: true, InPod: true},
+			annotate.Mesh{Preset: linkerd, Native: true, InPod: true},
 			"annotations:\n  config.alpha.linkerd.io/proxy-enable-native-sidecar: \"true\"\n", 2},
-		{"linkerd in the pod adds nothing", "name: x\n", annotate.Mesh{Preset: "linkerd", WaitBeforeExit: 30, InPod: true}, "name: x\n", 0},
+		{"linkerd in the pod adds nothing", "name: x\n", annotate.Mesh{Preset: linkerd, WaitBeforeExit: 30, InPod: true}, "name: x\n", 0},
 		{"istio in the pod, ordered: terminationDrainDuration follows the exit delay",
 			"annotations:\n  proxy.istio.io/config: '{\"terminationDrainDuration\":\"5s\"}'\n",
-			annotate.Mesh{Preset: "istio", WaitBeforeExit: 20, InPod: true},
+			annotate.Mesh{Preset: istio, WaitBeforeExit: 20, InPod: true},
 			"annotations:\n  proxy.istio.io/config: '{\"terminationDrainDuration\":\"20s\"}'\n", 1},
 		{"istio native to ordered takes the switch out",
 			"annotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n  sidecar.istio.io/nativeSidecar: \"true\"\n",
-			annotate.Mesh{Preset: "istio"},
+			annotate.Mesh{Preset: istio},
 			"annotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n", 1},
-		{"istio in the pod adds nothing", "annotations:\n  proxy.istio.io/config: '{}'\n", annotate.Mesh{Preset: "istio", WaitBeforeExit: 20, InPod: true},
+		{"istio in the pod adds nothing", "annotations:\n  proxy.istio.io/config: '{}'\n", annotate.Mesh{Preset: istio, WaitBeforeExit: 20, InPod: true},
 			"annotations:\n  proxy.istio.io/config: '{}'\n", 0},
-		{"istio native", "name: x\n", annotate.Mesh{Preset: "istio", Native: true},
+		{"istio native", "name: x\n", annotate.Mesh{Preset: istio, Native: true},
 			"name: x\nannotations:\n  proxy.istio.io/config: '{\"holdApplicationUntilProxyStarts\":true}'\n  sidecar.istio.io/nativeSidecar: \"true\"\n", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,7 +129,7 @@ func TestFilter(t *testing.T) {
 func TestFilterBadProxyConfig(t *testing.T) {
 	meta, _ := yaml.Parse("annotations:\n  proxy.istio.io/config: '[1, 2]'\n")
 	var log report.Log
-	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: "istio"}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: istio}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
 		t.Fatal(err)
 	}
 	if len(log.Errors) != 1 || !strings.Contains(log.Errors[0], "proxy.istio.io/config") {
@@ -133,7 +140,7 @@ func TestFilterBadProxyConfig(t *testing.T) {
 func TestFilterLinkerdSwitchWarning(t *testing.T) {
 	meta, _ := yaml.Parse("annotations:\n  config.linkerd.io/proxy-enable-native-sidecar: \"true\"\n")
 	var log report.Log
-	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: "linkerd"}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: linkerd}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
 		t.Fatal(err)
 	}
 	if len(log.Warnings) != 1 || !strings.Contains(log.Warnings[0], "config.linkerd.io/proxy-enable-native-sidecar") {

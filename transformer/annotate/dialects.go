@@ -21,27 +21,27 @@ type dialect struct {
 // dialects are the writers of each preset.Dialect.
 var dialects = map[preset.Dialect]dialect{
 	preset.LinkerdDialect: {set: Filter.linkerd},
+	preset.GenericDialect: {set: Filter.generic},
 	preset.IstioDialect: {set: Filter.istio, nativeStatus: func(proxy string, log *report.Log) kio.Filter {
 		return IstioNativeStatus{Proxy: proxy, Log: log}
 	}},
 }
 
-// dialectOf returns the dialect of the named preset's injector; false when
-// the preset is unknown or its injector reads no annotations.
-func dialectOf(presetName string) (dialect, bool) {
-	p, ok := preset.Lookup(presetName)
-	if !ok || !p.Annotates() {
+// dialectOf returns the dialect of the preset's injector; false when its
+// injector reads no annotations.
+func dialectOf(p preset.Preset) (dialect, bool) {
+	if !p.Annotates() {
 		return dialect{}, false
 	}
 	d, ok := dialects[p.Injector.Dialect]
 	return d, ok
 }
 
-// NativeStatus returns the filter that keeps the record the named preset's
+// NativeStatus returns the filter that keeps the record the preset's
 // injector keeps of the containers it added true to proxy, which became a
 // native sidecar; false when the injector keeps no such record.
-func NativeStatus(presetName, proxy string, log *report.Log) (kio.Filter, bool) {
-	d, ok := dialectOf(presetName)
+func NativeStatus(p preset.Preset, proxy string, log *report.Log) (kio.Filter, bool) {
+	d, ok := dialectOf(p)
 	if !ok || d.nativeStatus == nil {
 		return nil, false
 	}

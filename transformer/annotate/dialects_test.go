@@ -21,11 +21,13 @@ func TestEveryDialectWritten(t *testing.T) {
 }
 
 func TestNativeStatus(t *testing.T) {
-	if f, ok := NativeStatus(preset.Istio, "istio-proxy", nil); !ok || f.(IstioNativeStatus).Proxy != "istio-proxy" {
+	istio, _ := preset.Lookup(preset.Istio)
+	if f, ok := NativeStatus(istio, "istio-proxy", nil); !ok || f.(IstioNativeStatus).Proxy != "istio-proxy" {
 		t.Errorf("istio: %#v, %v", f, ok)
 	}
 	for _, name := range []string{preset.Linkerd, preset.CloudSQLProxy, preset.None, "unknown"} {
-		if _, ok := NativeStatus(name, "proxy", nil); ok {
+		p, _ := preset.Lookup(name)
+		if _, ok := NativeStatus(p, "proxy", nil); ok {
 			t.Errorf("%s: a status filter", name)
 		}
 	}

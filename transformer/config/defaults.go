@@ -32,7 +32,7 @@ func (c *SidecarLifecycle) Default() {
 		s.ExistingHooks = HooksKeep
 	}
 	if len(s.Sidecars) == 0 {
-		for _, p := range preset.Meshes() {
+		for _, p := range preset.Catalog() {
 			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 )
 
 // header starts every SidecarLifecycle config of these tests.
@@ -78,10 +80,19 @@ func TestLoadEmptyConfigDefaults(t *testing.T) {
 		ifAbsent     config.IfAbsent
 		sleep        []string
 	}
-	want := []sidecar{
-		{"istio-proxy", "istio", config.IfAbsentSkip, []string{"/bin/sleep"}},
-		{"linkerd-proxy", "linkerd", config.IfAbsentSkip, []string{"/bin/sleep"}},
-		{"cloud-sql-proxy", "cloud-sql-proxy", config.IfAbsentSkip, nil},
+	// Every entry of the catalog, in its start order, under its first
+	// container name; the sleep its image has, as the vendors ship it.
+	sleeps := map[string][]string{"istio": {"/bin/sleep"}, "linkerd": {"/bin/sleep"}, "cloud-sql-proxy": nil}
+	var want []sidecar
+	for _, p := range preset.Catalog() {
+		want = append(want, sidecar{p.Container, p.Name, config.IfAbsentSkip, p.SleepCommand})
+		if sleep, ok := sleeps[p.Name]; ok && !slices.Equal(sleep, p.SleepCommand) {
+			t.Errorf("preset %s sleeps with %q, want %q", p.Name, p.SleepCommand, sleep)
+		}
+		delete(sleeps, p.Name)
+	}
+	if len(sleeps) > 0 {
+		t.Errorf("the catalog lacks %v", sleeps)
 	}
 	load := map[string]func() (*config.SidecarLifecycle, error){
 		"Load(nil)":          func() (*config.SidecarLifecycle, error) { return config.Load(nil) },
@@ -292,8 +303,8 @@ func TestLoadConfigMap(t *testing.T) {
 			name: "no sidecar means every preset",
 			data: "\n  mode: ordered\n  kubernetesVersion: \"1.31\"\n",
 			check: func(t *testing.T, s config.Spec) {
-				if len(s.Sidecars) != 3 {
-					t.Errorf("got %d sidecars, want the 3 presets", len(s.Sidecars))
+				if len(s.Sidecars) != len(preset.Catalog()) {
+					t.Errorf("got %d sidecars, want the %d entries of the catalog", len(s.Sidecars), len(preset.Catalog()))
 				}
 				if s.Version() != (config.Version{Major: 1, Minor: 31}) {
 					t.Errorf("version = %v", s.Version())
@@ -377,12 +388,12 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"unknown key", "sidecar, preset, mode, kubernetesVersion, waitBeforeExit, appDrainDelay, action"}},
 		{"ConfigMap unknown keys sorted", cm + "  zeta: 1\n  alpha: 2\n", []string{"data.alpha", "data.zeta"}, nil},
 		{"ConfigMap waitBeforeExit without sidecar", cm + "  waitBeforeExit: 30s\n", []string{"data.waitBeforeExit"}, []string{"needs data.sidecar or data.preset"}},
-		{"ConfigMap bad values name their keys", cm + "  preset: envoy\n  mode: fast\n  kubernetesVersion: \"2.0\"\n  waitBeforeExit: soon\n  appDrainDelay: -1s\n  action: dry\n",
+		{"ConfigMap bad values name their keys", cm + "  preset: acme-proxy\n  mode: fast\n  kubernetesVersion: \"2.0\"\n  waitBeforeExit: soon\n  appDrainDelay: -1s\n  action: dry\n",
 			[]string{"data.kubernetesVersion", "data.mode", "data.action", "data.appDrainDelay", "data.preset", "data.waitBeforeExit"}, nil},
 		{"ConfigMap values of the wrong type", cm + "  action: [validate]\n  waitBeforeExit: [30s]\n  preset: {a: b}\n  kubernetesVersion: 1.28\n  mode: \"\"\n",
 			[]string{"data.action", "data.waitBeforeExit", "data.preset", "data.kubernetesVersion", "data.mode"},
 			[]string{"data.action: expected one of mutate, validate, found a list of 1 entry", "data.waitBeforeExit: expected a duration",
-				"data.preset: expected one of cloud-sql-proxy, istio, linkerd, none, found a mapping of 1 key",
+				"data.preset: expected one of alloydb-auth-proxy, cloud-sql-proxy, consul, dapr, envoy, fluent-bit, gcs-fuse, istio, kuma, linkerd, none, oauth2-proxy, opentelemetry-collector, vault-agent, found a mapping of 1 key",
 				"data.kubernetesVersion: expected a string, found the float 1.28: write it in quotes",
 				`data.mode: expected one of ordered, native, auto, found the string ""`}},
 		{"ConfigMap data not a mapping", cm[:len(cm)-len("data:\n")] + "data: [a, b]\n", []string{"data"}, []string{"data: expected a mapping, found a list of 2 entries"}},
@@ -428,7 +439,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad existingHooks", spec + "  existingHooks: merge\n", []string{"spec.existingHooks"}, []string{"keep, replace, fail"}},
 		{"native below 1.29", spec + "  mode: native\n  kubernetesVersion: \"1.28\"\n", []string{"spec.mode"},
 			[]string{"native sidecars need kubernetesVersion >= 1.29, got 1.28"}},
-		{"unknown preset", spec + "  sidecars: [{preset: envoy}]\n", []string{"spec.sidecars[0].preset"}, []string{"cloud-sql-proxy, istio, linkerd, none"}},
+		{"unknown preset", spec + "  sidecars: [{preset: acme-proxy}]\n", []string{"spec.sidecars[0].preset"}, []string{"alloydb-auth-proxy, cloud-sql-proxy, consul, dapr, envoy, fluent-bit, gcs-fuse, istio, kuma, linkerd, none, oauth2-proxy, opentelemetry-collector, vault-agent"}},
 		{"preset none without name", spec + "  sidecars: [{preset: none}]\n", []string{"spec.sidecars[0].name"}, []string{"required"}},
 		{"empty waitForReady", spec + "  sidecars: [{preset: linkerd, waitForReady: {command: []}}]\n", []string{"spec.sidecars[0].waitForReady.command"}, []string{"must not be empty"}},
 		{"waitForReady without command", spec + "  sidecars: [{preset: linkerd, waitForReady: {}}]\n", []string{"spec.sidecars[0].waitForReady.command"}, nil},
@@ -449,7 +460,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad glob", spec + "  targets:\n    include:\n    - kind: Deployment\n    - name: \"web-[\"\n", []string{"spec.targets.include[1].name"}, []string{`"web-[" is not a valid glob`}},
 		{"bad exclude glob", spec + "  targets:\n    exclude:\n    - namespace: \"[a-\"\n", []string{"spec.targets.exclude[0].namespace"}, nil},
 		{"podSpecPath without kind and path", spec + "  podSpecPaths:\n  - {group: example.com, path: /}\n", []string{"spec.podSpecPaths[0].kind", "spec.podSpecPaths[0].path"}, nil},
-		{"errors are combined in field order", spec + "  kubernetesVersion: x\n  mode: fast\n  sidecars:\n  - {preset: envoy}\n  - {name: a, waitBeforeExit: x}\n",
+		{"errors are combined in field order", spec + "  kubernetesVersion: x\n  mode: fast\n  sidecars:\n  - {preset: acme-proxy}\n  - {name: a, waitBeforeExit: x}\n",
 			[]string{"spec.kubernetesVersion", "spec.mode", "spec.sidecars[0].preset", "spec.sidecars[1].waitBeforeExit"}, nil},
 	}
 	for _, tc := range tests {

@@ -32,7 +32,7 @@ func TestSchemaAndLoadVerdicts(t *testing.T) {
 		{"no preset, no name", spec + "  sidecars: [{waitBeforeExit: 5s}]\n", false},
 		{"preset null, no name", spec + "  sidecars: [{preset: null}]\n", false},
 		{"empty name with a preset", spec + "  sidecars: [{name: \"\", preset: istio}]\n", true},
-		{"unknown preset", spec + "  sidecars: [{preset: envoy}]\n", false},
+		{"unknown preset", spec + "  sidecars: [{preset: acme-proxy}]\n", false},
 		{"preset in capitals", spec + "  sidecars: [{preset: Linkerd}]\n", false},
 		{"empty preset", sidecar(`preset: ""`), false},
 		{"preset: {a: b}", sidecar("preset: {a: b}"), false},

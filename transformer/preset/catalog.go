@@ -129,6 +129,9 @@ func (e Entry) Check() []error {
 				}
 			}
 		}
+		if inj.Annotate == GenericDialect && inj.Annotations == nil {
+			add("injector.annotations", "the generic dialect writes the annotations listed here: give them")
+		}
 		if inj.Annotate != "" && !slices.Contains(dialects, inj.Annotate) {
 			add("injector.annotate", "%q is not one of %s", inj.Annotate, strings.Join(dialectNames(), ", "))
 		}

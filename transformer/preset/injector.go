@@ -23,6 +23,8 @@ type Injector struct {
 	// Dialect names the annotations the function writes for the injector;
 	// empty when it writes none.
 	Dialect Dialect
+	// Annotations are what the generic dialect writes.
+	Annotations *Annotations
 	// Ordering says what the injector itself offers to start the sidecar
 	// first and stop it last.
 	Ordering string
@@ -42,6 +44,10 @@ const (
 	// terminationDrainDuration), its native sidecar annotation and its
 	// status annotation.
 	IstioDialect Dialect = "istio"
+	// GenericDialect is the annotations an entry's injector.annotations
+	// lists: keys that hold the application until the sidecar is ready, one
+	// that holds its exit delay, one that asks for a native sidecar.
+	GenericDialect Dialect = "generic"
 )
 
 // Pod is what a preset reads of a workload.

@@ -66,6 +66,7 @@ func (e Entry) Preset() Preset {
 			Disabled: switches(inj.Disabled),
 			OptOuts:  switches(inj.OptOuts),
 			Dialect:  inj.Annotate,
+			Annotations: inj.Annotations,
 			Ordering: inj.Ordering,
 		}
 		if n := inj.Native; n != nil {
@@ -101,7 +102,7 @@ func ParseDelay(v string) (time.Duration, error) {
 }
 
 // dialects are the annotation dialects package annotate writes.
-var dialects = []Dialect{LinkerdDialect, IstioDialect}
+var dialects = []Dialect{LinkerdDialect, IstioDialect, GenericDialect}
 
 // dialectNames lists the dialects as text.
 func dialectNames() []string {

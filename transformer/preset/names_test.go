@@ -32,8 +32,8 @@ var notPresetNames = map[string][]string{
 func TestNoSwitchOnPresetNames(t *testing.T) {
 	root := moduleRoot(t)
 	constants := nameConstants(t, filepath.Join(root, "transformer", "preset"))
-	if len(constants) != len(preset.Names()) {
-		t.Fatalf("found name constants %v for the presets %v", constants, preset.Names())
+	if len(constants) == 0 {
+		t.Fatalf("found no name constants for the presets %v", preset.Names())
 	}
 	var checked int
 	excepted := map[string]bool{}

@@ -137,23 +137,25 @@ func Names() []string {
 	return names
 }
 
-// Meshes lists the presets an empty config applies, in start order: every
-// preset with a container of its own.
-func Meshes() []Preset {
-	var meshes []Preset
+// Catalog lists the presets an empty config applies, in start order: every
+// entry of the catalog, the meshes first.
+func Catalog() []Preset {
+	var entries []Preset
 	for _, p := range all() {
-		if p.Container != "" {
-			meshes = append(meshes, p)
+		if p.Name != None {
+			entries = append(entries, p)
 		}
 	}
-	return meshes
+	return entries
 }
 
 // MeshInitContainers lists every mesh's own init containers.
 func MeshInitContainers() []string {
 	var names []string
-	for _, p := range Meshes() {
-		names = append(names, p.InitContainers...)
+	for _, p := range all() {
+		if p.Mesh {
+			names = append(names, p.InitContainers...)
+		}
 	}
 	return names
 }

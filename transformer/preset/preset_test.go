@@ -20,12 +20,15 @@ func TestPresets(t *testing.T) {
 	if _, ok := preset.Lookup("unknown"); ok {
 		t.Error(`Lookup("unknown") found a preset`)
 	}
-	var meshes []string
-	for _, p := range preset.Meshes() {
-		meshes = append(meshes, p.Name)
+	var order []string
+	for _, p := range preset.Catalog() {
+		order = append(order, p.Name)
 	}
-	if want := []string{preset.Istio, preset.Linkerd, preset.CloudSQLProxy}; !slices.Equal(meshes, want) {
-		t.Errorf("Meshes() = %v, want %v (start order)", meshes, want)
+	// The meshes first, which carry the other sidecars' traffic, each part by name.
+	want := []string{"consul", "istio", "kuma", "linkerd", "alloydb-auth-proxy", "cloud-sql-proxy", "dapr", "envoy", "fluent-bit",
+		"gcs-fuse", "oauth2-proxy", "opentelemetry-collector", "vault-agent"}
+	if !slices.Equal(order, want) {
+		t.Errorf("Catalog() = %v, want %v (start order)", order, want)
 	}
 }
 
