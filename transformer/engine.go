@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/list"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
@@ -51,8 +52,8 @@ type Engine struct {
 	// cfgErr is set when the functionConfig does not load: every item is
 	// written as it came, and Close returns the config's errors.
 	cfgErr error
-	// skip are the Namespaces whose workloads are left alone.
-	skip map[string]bool
+	// namespaces are the Namespaces of the input, by name.
+	namespaces namespaces
 	// failed is set once Add has met a failed item: every item is written
 	// as it came. Edit reads it from other goroutines.
 	failed  atomic.Bool
@@ -81,7 +82,7 @@ func Start(cfgNode *yaml.RNode) *Engine {
 
 // Start returns the Engine of one run with the Transformer's config.
 func (t *Transformer) Start() *Engine {
-	return &Engine{t: t, skip: map[string]bool{}}
+	return &Engine{t: t, namespaces: namespaces{}}
 }
 
 // ConfigErr is the error of a functionConfig that did not load, or nil.
@@ -110,8 +111,8 @@ func (e *Engine) NoteNamespace(item *yaml.RNode) {
 }
 
 func (e *Engine) noteNamespace(item *yaml.RNode) {
-	if isNamespace(item) && item.GetAnnotations()[AnnotationSkip] == "true" {
-		e.skip[item.GetName()] = true
+	if isNamespace(item) {
+		e.namespaces[item.GetName()] = preset.Meta{Labels: item.GetLabels(), Annotations: item.GetAnnotations()}
 	}
 }
 
@@ -191,7 +192,7 @@ func (e *Engine) editItem(item *yaml.RNode) Edit {
 		}
 		return Edit{input: item, result: r, member: m}
 	}
-	r := e.t.item(item, e.skip)
+	r := e.t.item(item, e.namespaces)
 	factOf := r.outcome
 	if factOf == outcomeFailed {
 		factOf = outcomeUntouched

@@ -41,6 +41,12 @@ type sidecarPlan struct {
 	notInjected bool
 	// defaultProbe is the native-mode probe when the config and the container give none.
 	defaultProbe *corev1.Probe
+	// recognisedBy says what recognised a sidecar of the catalog in the
+	// workload; empty when the config named it.
+	recognisedBy string
+	// admitted: the sidecar is not in the pod, and its injector is switched
+	// on for the workload.
+	admitted bool
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
@@ -53,9 +59,11 @@ type plan struct {
 	optedOut []sidecarPlan
 }
 
-// newPlan resolves the config and the workload's override annotations. It
-// returns every override annotation that is not valid.
-func newPlan(w *workload.Workload, spec *config.Spec) (plan, []error) {
+// newPlan resolves the config and the workload's override annotations, and
+// finds the sidecars of config entries without a name in the pod; ns is
+// the workload's Namespace, when the input has it. It returns every
+// override annotation that is not valid.
+func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []error) {
 	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value}
 	var errs []error
 	if v, meta, ok := w.AnnotationAt(AnnotationMode); ok {
@@ -87,10 +95,23 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, []error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	pod, _ := w.PodSpec()
 	for _, sc := range spec.Sidecars {
 		pr, _ := preset.Lookup(sc.Preset)
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
 			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
+		if sc.Recognise && pod != nil {
+			recognise(pod, &sp)
+			if !sc.FromCatalog {
+				sp.recognisedBy = "" // the config named the sidecar: no report
+			}
+		}
+		if sc.FromCatalog && sp.recognisedBy == "" {
+			admitted(w, ns, &sp)
+		}
+		if sc.FromCatalog && p.has(sp.Name) {
+			continue // an entry earlier in start order recognised the container
+		}
 		if pr.OptedOut(w, p.mode == config.ModeNative) {
 			p.optedOut = append(p.optedOut, sp)
 			continue
@@ -104,6 +125,16 @@ func newPlan(w *workload.Workload, spec *config.Spec) (plan, []error) {
 		p.sidecars = append(p.sidecars, sp)
 	}
 	return p, errs
+}
+
+// has reports whether the plan holds a sidecar of the name.
+func (p plan) has(name string) bool {
+	for _, sc := range append(p.sidecars, p.optedOut...) {
+		if sc.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // delayAnnotation reads a delay override: a duration of at most

@@ -79,10 +79,14 @@ func itemResults(item *yaml.RNode, r itemResult, action config.Action) fn.Result
 		out = append(out, &fn.Result{Message: msg, Severity: sev, ResourceRef: resRef, File: file})
 	}
 	if len(r.Log.Changes) > 0 && !r.Log.Failed() {
+		changes := strings.Join(r.Log.Changes, "; ")
+		if len(r.Log.Recognised) > 0 {
+			changes = "recognised " + strings.Join(r.Log.Recognised, "; ") + "; " + changes
+		}
 		if action == config.ActionValidate {
-			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: "+strings.Join(r.Log.Changes, "; "))
+			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: "+changes)
 		} else {
-			add(fn.Info, strings.Join(r.Log.Changes, "; "))
+			add(fn.Info, changes)
 		}
 	}
 	for _, w := range r.Log.Warnings {

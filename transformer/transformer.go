@@ -45,21 +45,22 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 	return &Transformer{Config: cfg}
 }
 
-// item edits one item; workloads in the skipped Namespaces are skipped. It
+// item edits one item; workloads of the Namespaces annotated to skip are
+// skipped. It
 // never edits the input node: changes are made on a copy, which is
 // returned only when something changed and nothing failed. A duplicate key
 // anywhere in the item is an error. A workload with anchors, aliases or
 // merge keys is read, edited and written expanded (see yamlshape.Expand);
 // one left as it was keeps them. Either is returned with its comments where
 // they read back the same (see yamlshape.Stable).
-func (t *Transformer) item(item *yaml.RNode, skipped map[string]bool) itemResult {
+func (t *Transformer) item(item *yaml.RNode, ns namespaces) itemResult {
 	work, shape, err := t.prepare(item)
 	if err != nil {
 		res := itemResult{Node: item, outcome: outcomeFailed}
 		res.Log.Fail("%v", err)
 		return res
 	}
-	res := t.edited(work, skipped)
+	res := t.edited(work, ns)
 	if res.Node == work {
 		res.Node = item
 	}
@@ -91,7 +92,7 @@ func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, e
 }
 
 // edited edits one item that prepare returned.
-func (t *Transformer) edited(item *yaml.RNode, skipped map[string]bool) itemResult {
+func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
 	if errs := namespaceErrors(item); len(errs) > 0 {
 		return failed(item, errs)
 	}
@@ -99,14 +100,14 @@ func (t *Transformer) edited(item *yaml.RNode, skipped map[string]bool) itemResu
 	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
 		return itemResult{Node: item}
 	}
-	skip, errs := checkWorkload(w, skipped[w.Namespace])
+	skip, errs := checkWorkload(w, ns.skips(w.Namespace))
 	if len(errs) > 0 {
 		return failed(item, errs)
 	}
 	if skip {
 		return itemResult{Node: item, outcome: outcomeSkipped}
 	}
-	p, planErrs := newPlan(w, &t.Config.Spec)
+	p, planErrs := newPlan(w, &t.Config.Spec, ns[w.Namespace])
 	if len(planErrs) > 0 {
 		return failed(item, planErrs)
 	}
@@ -151,6 +152,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 		return outcomeUntouched, false, err // checkWorkload has checked the pod spec's shape
 	}
 	found, injected := t.sort(spec, p, log)
+	recognised(p.sidecars, log)
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
 		return outcomeUntouched, false, err
 	}

@@ -65,6 +65,7 @@ spec:
   rolloutOnChange: true
   podSpecPaths:
   - {group: example.com, version: v1, kind: Widget, path: spec/pod}
+  catalog: {recognise: true}
 `
 
 // site is one value of a config: its YAML path, its node, and its shape.

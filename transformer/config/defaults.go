@@ -32,8 +32,10 @@ func (c *SidecarLifecycle) Default() {
 		s.ExistingHooks = HooksKeep
 	}
 	if len(s.Sidecars) == 0 {
+		recognise := s.Catalog.Recognising()
 		for _, p := range preset.Catalog() {
-			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip})
+			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip,
+				Recognise: recognise, FromCatalog: recognise})
 		}
 	}
 	for i := range s.Sidecars {
@@ -49,8 +51,8 @@ func defaultSidecar(sc *Sidecar) {
 	if !ok {
 		return // Validate reports the unknown preset.
 	}
-	if sc.Name == "" {
-		sc.Name = p.Container
+	if sc.Name == "" && (p.Container != "" || len(p.Images) > 0) {
+		sc.Name, sc.Recognise = p.Container, true
 	}
 	if sc.IfAbsent == "" {
 		sc.IfAbsent = IfAbsentSkip

@@ -5,6 +5,7 @@ package config
 // fieldDocs holds the doc comments of the config fields, for the JSON schema.
 var fieldDocs = map[string]string{
 	"App.DrainDelay":                "drainDelay is a preStop sleep for application containers without a preStop.",
+	"Catalog.Recognise":             "Recognise, true by default, recognises each entry of the catalog, when no sidecars are listed, by its container names, its images and its injector's switches, and reports each; false applies each entry by its first container name only.",
 	"CloudSQLProxy.HealthCheck":     "healthCheck is enable or require: what to do when the proxy's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable).",
 	"Exec.Command":                  "command is the argv of the command.",
 	"PodSpecPath.Group":             "group is the kind's API group.",
@@ -19,9 +20,11 @@ var fieldDocs = map[string]string{
 	"Selector.Namespace":            "namespace is the namespace, exact or glob.",
 	"Selector.Version":              "version is the API version, exact or glob.",
 	"Sidecar.CloudSQLProxy":         "cloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.",
+	"Sidecar.FromCatalog":           "fromCatalog says the config lists no sidecars and this is an entry of the catalog: a workload is reported on where it is recognised, and where its injector is switched on it counts as injected.",
 	"Sidecar.IfAbsent":              "ifAbsent is annotate, skip or fail.",
 	"Sidecar.Name":                  "name is the container name; defaults to the preset's container.",
 	"Sidecar.Preset":                "preset is linkerd, istio, cloud-sql-proxy or none (default none).",
+	"Sidecar.Recognise":             "recognise says the name was not given: in each workload the sidecar is the container its preset recognises, by name or image.",
 	"Sidecar.SleepCommand":          "sleepCommand is used for the delay when the sleep action is unavailable.",
 	"Sidecar.StartupProbe":          "startupProbe is what kubelet waits on in native mode.",
 	"Sidecar.WaitBeforeExit":        "waitBeforeExit is the ordered-mode preStop delay; 0 means none; auto waits for the application's longest preStop.",
@@ -32,6 +35,7 @@ var fieldDocs = map[string]string{
 	"SidecarLifecycle.Spec":         "spec is what the function does.",
 	"Spec.Action":                   "action is mutate or validate (default mutate).",
 	"Spec.App":                      "app holds settings for the application containers.",
+	"Spec.Catalog":                  "catalog says how the sidecars of the catalog are recognised.",
 	"Spec.ExistingHooks":            "existingHooks is keep, replace or fail for a sidecar hook the function did not write.",
 	"Spec.KubernetesVersion":        "kubernetesVersion is the oldest cluster the output must run on (default \"1.30\").",
 	"Spec.Mode":                     "mode is ordered, native or auto (default ordered).",

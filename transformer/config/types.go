@@ -131,6 +131,8 @@ type Spec struct {
 	RolloutOnChange bool `json:"rolloutOnChange,omitempty"`
 	// PodSpecPaths adds workload kinds (CRDs) and where their pod spec is.
 	PodSpecPaths []PodSpecPath `json:"podSpecPaths,omitempty"`
+	// Catalog says how the sidecars of the catalog are recognised.
+	Catalog Catalog `json:"catalog,omitempty"`
 
 	version Version
 }
@@ -182,7 +184,25 @@ type Sidecar struct {
 	IfAbsent IfAbsent `json:"ifAbsent,omitempty"`
 	// CloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.
 	CloudSQLProxy *CloudSQLProxy `json:"cloudSQLProxy,omitempty"`
+
+	// Recognise says the name was not given: in each workload the sidecar
+	// is the container its preset recognises, by name or image.
+	Recognise bool `json:"-"`
+	// FromCatalog says the config lists no sidecars and this is an entry of
+	// the catalog: a workload is reported on where it is recognised, and
+	// where its injector is switched on it counts as injected.
+	FromCatalog bool `json:"-"`
 }
+
+// Catalog is how the function recognises the sidecars of its catalog.
+type Catalog struct {
+	// Recognise, true by default, recognises each entry of the catalog, when no sidecars are listed, by its container names, its images and its injector's switches, and reports each; false applies each entry by its first container name only.
+	Recognise *bool `json:"recognise,omitempty"`
+}
+
+// Recognising reports whether the catalog's entries are recognised by
+// name, image and injector switch.
+func (c Catalog) Recognising() bool { return c.Recognise == nil || *c.Recognise }
 
 // CloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.
 type CloudSQLProxy struct {

@@ -76,7 +76,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	if !ok {
 		add(at+".preset", fmt.Sprintf("unknown preset %q: use one of %s", sc.Preset, presetNames()))
 	}
-	if sc.Name == "" && ok {
+	if sc.Name == "" && ok && !sc.Recognise {
 		add(at+".name", "is required when preset is none")
 	}
 	if sc.WaitForReady != nil && len(sc.WaitForReady.Command) == 0 {

@@ -104,7 +104,7 @@ func (e Entry) Check() []error {
 		add("ready.wait.command", "empty")
 	}
 	if e.Ready != nil && e.Ready.StartupProbe != nil && e.Ready.StartupProbe.Probe == nil {
-		add("ready.startupProbe.probe", "missing")
+		add("ready.startupProbe.probe", "is required: the probe kubelet runs, such as {httpGet: {path: /ready, port: 9000}}")
 	}
 	if e.Exit != nil {
 		for i, d := range e.Exit.Delays {
@@ -193,4 +193,18 @@ func imageRepository(image string) string {
 		image = image[:i]
 	}
 	return image
+}
+
+// Recognises reports whether a container is the sidecar, by one of its
+// names or by its image; byImage says it was the image.
+func (p Preset) Recognises(name, image string) (byImage, ok bool) {
+	if slices.Contains(p.Containers, name) {
+		return false, true
+	}
+	for _, pattern := range p.Images {
+		if MatchImage(pattern, image) {
+			return true, true
+		}
+	}
+	return false, false
 }

@@ -158,3 +158,65 @@ func (p Preset) NativeSwitch(pod Pod) (key, value string, off bool) {
 	}
 	return "", "", false
 }
+
+// Meta is the labels and annotations of an object: a workload's Namespace.
+// It reads as a Pod, so that switches apply to it the same way.
+type Meta struct {
+	// Labels are the object's labels.
+	Labels map[string]string
+	// Annotations are the object's annotations.
+	Annotations map[string]string
+}
+
+// Annotation returns an annotation.
+func (m Meta) Annotation(key string) (string, bool) {
+	v, ok := m.Annotations[key]
+	return v, ok
+}
+
+// TemplateLabel returns a label.
+func (m Meta) TemplateLabel(key string) (string, bool) {
+	v, ok := m.Labels[key]
+	return v, ok
+}
+
+// String says where the switch is, as a message names it:
+// label sidecar.istio.io/inject: "true".
+func (s Switch) String() string {
+	kind := "annotation"
+	if s.Label {
+		kind = "label"
+	}
+	key := s.Key
+	if s.Field != "" {
+		key += " " + s.Field
+	}
+	return kind + " " + key + ": " + strconv.Quote(s.Value)
+}
+
+// Admitted returns the switch with which the sidecar's injector adds it to
+// the workload's pods at admission, on the pod template or, for a switch the
+// injector reads there too, on the workload's Namespace; onNamespace says
+// which. It reports false when no switch is set or one tells the injector
+// to leave the pod alone, the pod's own switches first.
+func (p Preset) Admitted(pod Pod, ns Meta) (s Switch, onNamespace, ok bool) {
+	if p.Injector == nil || anySet(pod, p.Injector.Disabled) {
+		return Switch{}, false, false
+	}
+	for _, s := range p.Injector.Enabled {
+		if s.set(pod) {
+			return s, false, true
+		}
+	}
+	for _, s := range p.Injector.Disabled {
+		if s.Namespace && s.set(ns) {
+			return Switch{}, false, false
+		}
+	}
+	for _, s := range p.Injector.Enabled {
+		if s.Namespace && s.set(ns) {
+			return s, true, true
+		}
+	}
+	return Switch{}, false, false
+}

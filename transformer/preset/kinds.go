@@ -62,12 +62,12 @@ func (e Entry) Preset() Preset {
 	}
 	if inj := e.Injector; inj != nil {
 		p.Injector = &Injector{
-			Enabled:  switches(inj.Enabled),
-			Disabled: switches(inj.Disabled),
-			OptOuts:  switches(inj.OptOuts),
-			Dialect:  inj.Annotate,
+			Enabled:     switches(inj.Enabled),
+			Disabled:    switches(inj.Disabled),
+			OptOuts:     switches(inj.OptOuts),
+			Dialect:     inj.Annotate,
 			Annotations: inj.Annotations,
-			Ordering: inj.Ordering,
+			Ordering:    inj.Ordering,
 		}
 		if n := inj.Native; n != nil {
 			p.Injector.Native = NativeSwitch{Keys: slices.Clone(n.Keys), Boolean: n.Boolean, Default: n.Default}

@@ -7,6 +7,8 @@ import "fmt"
 // Log collects the changes, warnings and errors of one workload's edits.
 // Every message is made one safe line with Clean when it is recorded.
 type Log struct {
+	// Recognised says which sidecars of the catalog were recognised, and by what.
+	Recognised []string
 	// Changes says what was changed, one line each.
 	Changes []string
 	// Warnings says what may not work as asked.
@@ -16,6 +18,11 @@ type Log struct {
 	// Breaks says where the termination budget does not hold: warnings,
 	// errors with action validate. They do not stop the edit.
 	Breaks []string
+}
+
+// Recognise records a sidecar of the catalog recognised in the workload.
+func (l *Log) Recognise(format string, args ...any) {
+	l.Recognised = append(l.Recognised, Clean(fmt.Sprintf(format, args...)))
 }
 
 // Change records a change.
