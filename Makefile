@@ -31,11 +31,11 @@ HELM4 := $(BIN)/helm4/helm
 FUZZ_TARGETS ?= ./transformer/driver:FuzzRun ./transformer/driver:FuzzScanAgreesWithParse ./transformer/driver:FuzzScanItemIsItemText ./transformer/driver:FuzzStreamMatchesWholeList ./transformer/driver:FuzzPlainStream ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
-.PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test
+.PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test catalog-table
 
 help: ## List the targets
 	@echo "Targets:"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
@@ -96,6 +96,9 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 		echo "go test $$pkg -run '^$$' -fuzz '^$$name\$$' -fuzztime $(FUZZTIME)"; \
 		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
 	done
+
+catalog-table: ## Write the catalog tables of README.md and docs/catalog.md from transformer/preset/catalog
+	go run ./transformer/preset/internal/gentable -root .
 
 clean: ## Remove bin/ (the binary and the installed tools)
 	rm -rf $(BIN)
