@@ -180,7 +180,7 @@ type SwitchFact struct {
 	Label string `json:"label,omitempty"`
 	// Field is the key in the annotation's value, when that is a YAML or JSON mapping.
 	Field string `json:"field,omitempty"`
-	// Value is the value that sets the switch.
+	// Value is the value that sets the switch; "*" is any value.
 	Value string `json:"value"`
 	// Namespace says the injector reads the switch on the pod's Namespace too.
 	Namespace bool `json:"namespace,omitempty"`

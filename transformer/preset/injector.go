@@ -86,8 +86,12 @@ func (s Switch) set(pod Pod) bool {
 	if ok && s.Field != "" {
 		v, ok = yamlnode.MappingValue(v, s.Field)
 	}
-	return ok && v == s.Value
+	return ok && (v == s.Value || s.Value == AnyValue)
 }
+
+// AnyValue, as a switch's value, is set by any value of its key; an
+// injector's disabled switches are read first.
+const AnyValue = "*"
 
 // anySet reports whether the pod has any of the switches set.
 func anySet(pod Pod, switches []Switch) bool {
@@ -190,6 +194,9 @@ func (s Switch) String() string {
 	key := s.Key
 	if s.Field != "" {
 		key += " " + s.Field
+	}
+	if s.Value == AnyValue {
+		return kind + " " + key
 	}
 	return kind + " " + key + ": " + strconv.Quote(s.Value)
 }
