@@ -35,7 +35,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}
-	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestExit(injected), log)...)
+	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestInjectedExit(injected), log)...)
 	warnOrdered(w, spec, s, sidecars, p, log)
 	return filters
 }

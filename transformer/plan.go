@@ -41,6 +41,8 @@ type sidecarPlan struct {
 	notInjected bool
 	// defaultProbe is the native-mode probe when the config and the container give none.
 	defaultProbe *corev1.Probe
+	// exit is when an injected sidecar leaves in ordered mode (readInjectedExits).
+	exit budget.Exit
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
