@@ -1,6 +1,7 @@
 package transformer
 
 import (
+	"slices"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -90,13 +91,16 @@ func meshes(injected []sidecarPlan, p plan) []annotate.Mesh {
 	return out
 }
 
-// readInjectedExits sets, in ordered mode, when each injected sidecar
-// leaves: read from its own exit settings on the pod template as it will
-// be once the function has written its annotations. With waitBeforeExit
-// auto, a sidecar whose own setting already keeps it at least that long
-// gets none written: auto never shortens the sidecar's own exit.
+// readInjectedExits sets when each injected sidecar leaves in ordered
+// mode: read from its own exit settings on the pod template as it will be
+// once the function has written its ordered-mode annotations. With
+// waitBeforeExit auto, a sidecar whose own setting already keeps it at
+// least that long gets none written: auto never shortens the sidecar's own
+// exit. In native mode the exits are read the same way, for the grace
+// period only, so that converting ordered output to native gives what
+// native mode gives directly.
 func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
-	if p.mode == config.ModeNative || len(injected) == 0 {
+	if len(injected) == 0 {
 		return
 	}
 	meta, err := w.Node.Pipe(yaml.Lookup(w.TemplateMetaPath()...))
@@ -104,17 +108,21 @@ func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
 		meta = yaml.NewMapRNode(nil)
 	}
 	own := budget.Annotations(meta)
-	for i := range injected {
-		sc := &injected[i]
+	ordered := slices.Clone(injected)
+	for i := range ordered {
+		sc := &ordered[i]
 		if sc.autoExit && covers(budget.InjectedExit(sc.Name, sc.preset.ExitDelays, own), config.Seconds(sc.waitBeforeExit)) {
 			sc.waitBeforeExit = 0
 		}
 	}
 	written := meta.Copy()
 	// Errors are reported when the annotations are written.
-	_ = applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(injected, p), Log: &report.Log{}}}, written)
+	_ = applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(ordered, plan{mode: config.ModeOrdered}), Log: &report.Log{}}}, written)
 	annotations := budget.Annotations(written)
 	for i := range injected {
+		if p.mode != config.ModeNative {
+			injected[i].waitBeforeExit = ordered[i].waitBeforeExit
+		}
 		injected[i].exit = budget.InjectedExit(injected[i].Name, injected[i].preset.ExitDelays, annotations)
 	}
 }
