@@ -35,7 +35,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}
-	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestExit(injected), log)...)
+	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestInjectedExit(injected), log)...)
 	warnOrdered(w, spec, s, sidecars, p, log)
 	return filters
 }
@@ -44,7 +44,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 // either container list.
 func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
-	floor := max(longestExit(sidecars), longestExit(injected))
+	floor := max(longestExit(sidecars), longestInjectedExit(injected))
 	filters := cloudSQL(w, spec, sidecars, true, log)
 	for _, sc := range sidecars {
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{

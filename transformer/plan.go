@@ -47,6 +47,8 @@ type sidecarPlan struct {
 	// admitted: the sidecar is not in the pod, and its injector is switched
 	// on for the workload.
 	admitted bool
+	// exit is when an injected sidecar leaves in ordered mode (readInjectedExits).
+	exit budget.Exit
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.

@@ -1,10 +1,13 @@
 package transformer
 
 import (
+	"slices"
 	"time"
 
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
@@ -21,15 +24,15 @@ func (t *Transformer) sidecarNames() map[string]bool {
 }
 
 // checkBudget reports, in ordered mode, each sidecar of the edited pod spec
-// that leaves before the application's preStop ends (native sidecars are
-// ordered by kubelet).
+// and each injected one that leaves before the application's preStop ends
+// (native sidecars are ordered by kubelet).
 func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPlan, p plan, log *report.Log) {
 	if p.mode == config.ModeNative || len(found)+len(injected) == 0 {
 		return
 	}
 	exits := make([]budget.Exit, len(injected))
 	for i, sc := range injected {
-		exits[i] = budget.Exit{Name: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit), Injected: true}
+		exits[i] = sc.exit
 	}
 	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
 	for _, msg := range budget.ReadPod(spec, t.sidecarNames()).OrderedBreaks(exits, longestExit) {
@@ -76,4 +79,69 @@ func (e *Engine) ReadPod(node *yaml.RNode) (pod budget.Pod, ok bool) {
 		return budget.Pod{}, false
 	}
 	return budget.ReadPod(spec, e.t.sidecarNames()), true
+}
+
+// meshes are the injected sidecars as package annotate writes their
+// annotations.
+func meshes(injected []sidecarPlan, p plan) []annotate.Mesh {
+	out := make([]annotate.Mesh, len(injected))
+	for i, sc := range injected {
+		out[i] = annotate.Mesh{Preset: sc.preset, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
+	}
+	return out
+}
+
+// readInjectedExits sets when each injected sidecar leaves in ordered
+// mode: read from its own exit settings on the pod template as it will be
+// once the function has written its ordered-mode annotations. With
+// waitBeforeExit auto, a sidecar whose own setting already keeps it at
+// least that long gets none written: auto never shortens the sidecar's own
+// exit. In native mode the exits are read the same way, for the grace
+// period only, so that converting ordered output to native gives what
+// native mode gives directly.
+func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
+	if len(injected) == 0 {
+		return
+	}
+	meta, err := w.Node.Pipe(yaml.Lookup(w.TemplateMetaPath()...))
+	if err != nil || meta == nil || meta.YNode().Kind != yaml.MappingNode {
+		meta = yaml.NewMapRNode(nil)
+	}
+	own := budget.Annotations(meta)
+	ordered := slices.Clone(injected)
+	for i := range ordered {
+		sc := &ordered[i]
+		if sc.autoExit && covers(budget.InjectedExit(sc.Name, sc.preset.ExitDelays, own), config.Seconds(sc.waitBeforeExit)) {
+			sc.waitBeforeExit = 0
+		}
+	}
+	written := meta.Copy()
+	// Errors are reported when the annotations are written.
+	_ = applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(ordered, plan{mode: config.ModeOrdered}), Log: &report.Log{}}}, written)
+	annotations := budget.Annotations(written)
+	for i := range injected {
+		if p.mode != config.ModeNative {
+			injected[i].waitBeforeExit = ordered[i].waitBeforeExit
+		}
+		injected[i].exit = budget.InjectedExit(injected[i].Name, injected[i].preset.ExitDelays, annotations)
+	}
+}
+
+// covers reports whether a sidecar's own exit keeps it at least the seconds.
+func covers(own budget.Exit, seconds int64) bool {
+	return own.UntilIdle || (own.Problem == "" && own.Seconds >= seconds)
+}
+
+// longestInjectedExit is the longest exit of the injected sidecars, in
+// seconds, for the grace period: what they stay after termination starts
+// (at least the function's waitBeforeExit, whose annotation the mesh may
+// read in another form).
+func longestInjectedExit(injected []sidecarPlan) int64 {
+	longest := longestExit(injected)
+	for _, sc := range injected {
+		if sc.exit.Problem == "" {
+			longest = max(longest, sc.exit.Seconds)
+		}
+	}
+	return longest
 }

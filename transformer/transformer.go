@@ -156,6 +156,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
 		return outcomeUntouched, false, err
 	}
+	readInjectedExits(w, injected, p)
 	var filters []kio.Filter
 	outcome := outcomeUntouched
 	switch {
@@ -174,7 +175,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 	case len(injected) > 0:
 		// The mesh adds the proxy at admission: the app still drains and
 		// the grace period still covers the proxy's exit delay.
-		filters, outcome = t.drainAndGrace(names(injected), p, longestExit(injected), log), outcomeAnnotated
+		filters, outcome = t.drainAndGrace(names(injected), p, longestInjectedExit(injected), log), outcomeAnnotated
 		warnJob(w, p, t.Config.Spec.Version(), log)
 	}
 	if len(filters) > 0 {
@@ -196,11 +197,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 		return outcomeUntouched, false, err
 	}
 	before := len(log.Changes)
-	meshes := make([]annotate.Mesh, len(injected))
-	for i, sc := range injected {
-		meshes[i] = annotate.Mesh{Preset: sc.preset, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
-	}
-	if err := applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes, Log: log}}, meta); err != nil {
+	if err := applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(injected, p), Log: log}}, meta); err != nil {
 		return outcomeUntouched, false, err
 	}
 	annotated := len(log.Changes) > before

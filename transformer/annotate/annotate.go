@@ -81,14 +81,14 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 		// exit delay, and kubelet stops native sidecars last anyway.
 		return f.remove(meta, preset.LinkerdWaitBeforeExit, "a native sidecar needs no exit delay")
 	}
-	after := preset.LinkerdProxyAwait
 	if m.WaitBeforeExit > 0 {
 		if err := f.set(meta, preset.LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), preset.LinkerdProxyAwait); err != nil {
 			return err
 		}
-		after = preset.LinkerdWaitBeforeExit
 	}
-	if err := f.set(meta, preset.LinkerdNativeSidecar, "false", after); err != nil {
+	// The switch goes after both, wherever an exit delay of the input stands,
+	// so that native mode, which drops the delay, puts it in the same place.
+	if err := f.set(meta, preset.LinkerdNativeSidecar, "false", later(meta, preset.LinkerdProxyAwait, preset.LinkerdWaitBeforeExit)); err != nil {
 		return err
 	}
 	for _, key := range []string{preset.LinkerdNativeSidecarGA, preset.LinkerdNativeSidecarBeta} {
@@ -247,6 +247,22 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 	}
 	f.Log.Change("set annotation %s: %q", key, value)
 	return put(meta, key, value, after, ok)
+}
+
+// later returns whichever of two annotations stands later; a when b is absent.
+func later(meta *yaml.RNode, a, b string) string {
+	annotations, err := meta.Pipe(yaml.Lookup(yaml.AnnotationsField))
+	if err != nil || annotations == nil {
+		return a
+	}
+	out := a
+	content := annotations.YNode().Content
+	for i := 0; i+1 < len(content); i += 2 {
+		if content[i].Value == a || content[i].Value == b {
+			out = content[i].Value
+		}
+	}
+	return out
 }
 
 // put writes an annotation as set does, without reporting it; present says

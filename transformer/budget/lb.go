@@ -288,6 +288,14 @@ func Labels(meta *yaml.RNode) map[string]string {
 	return nil
 }
 
+// Annotations returns the annotations of a metadata node.
+func Annotations(meta *yaml.RNode) map[string]string {
+	if a := lookup(meta, yaml.AnnotationsField); a != nil {
+		return stringMap(a)
+	}
+	return nil
+}
+
 func stringMap(m *yaml.RNode) map[string]string {
 	if m.YNode().Kind != yaml.MappingNode {
 		return nil

@@ -55,6 +55,9 @@ type Pod struct {
 	Init []Container
 	// Containers are spec.containers, in order.
 	Containers []Container
+	// Injected are the sidecars the mesh adds at admission, which
+	// ReadPod does not see; the caller that knows them sets them.
+	Injected []Injected
 }
 
 // ReadPod reads a pod spec; sidecars are the container names the config
@@ -135,14 +138,50 @@ func (p Pod) Drain() Drain {
 }
 
 // Exit is when a sidecar leaves in ordered mode: when its preStop ends and
-// it gets SIGTERM.
+// it gets SIGTERM, or, for a sidecar injected at admission, when its own
+// exit settings let it go.
 type Exit struct {
 	// Name is the sidecar's name.
 	Name string
-	// Seconds is its preStop's duration.
+	// Seconds is when it leaves, after termination starts; for UntilIdle
+	// the shortest time it stays.
 	Seconds int64
 	// Injected is set for a sidecar the mesh adds at admission.
 	Injected bool
+	// Source names the setting Seconds was read from, with its value.
+	Source string
+	// UntilIdle says it stays until its open connections have closed,
+	// which cannot be before the application has exited.
+	UntilIdle bool
+	// Problem says why the setting in Source cannot be read; Seconds is
+	// then not valid.
+	Problem string
+	// Native says the injector adds it as a native sidecar, which kubelet
+	// stops after the containers.
+	Native bool
+}
+
+// outlastsDrain reports whether a sidecar stays at least as long as the
+// application, whatever its drain: it leaves once the application has
+// exited, or its exit cannot be read and is not checked.
+func (e Exit) outlastsDrain() bool {
+	return e.UntilIdle || e.Native || e.Problem != ""
+}
+
+// who names the sidecar in a message.
+func (e Exit) who() string {
+	if e.Injected {
+		return e.Name + " (injected by the mesh)"
+	}
+	return e.Name
+}
+
+// leaves says when it leaves, and what says so.
+func (e Exit) leaves() string {
+	if e.Source == "" {
+		return "leaves at " + seconds(e.Seconds)
+	}
+	return "leaves at " + seconds(e.Seconds) + " (" + e.Source + ")"
 }
 
 // OrderedBreaks returns one message for each sidecar that leaves before the
@@ -164,14 +203,10 @@ func (p Pod) OrderedBreaks(injected []Exit, longestExit int64) []string {
 	}
 	var out []string
 	for _, e := range exits {
-		if e.Seconds > d.Seconds {
+		if e.outlastsDrain() || e.Seconds > d.Seconds {
 			continue
 		}
-		who := e.Name
-		if e.Injected {
-			who += " (injected by the mesh)"
-		}
-		out = append(out, who+" leaves at "+seconds(e.Seconds)+", before the preStop of "+d.Container+" ("+seconds(d.Seconds)+
+		out = append(out, e.who()+" "+e.leaves()+", before the preStop of "+d.Container+" ("+seconds(d.Seconds)+
 			") ends: the application loses its network while it drains; "+exitFix(d, longestExit))
 	}
 	return out

@@ -68,11 +68,14 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 	}
 	mark(0, false, "termination starts: the pod leaves the Service endpoints and the load balancers start deregistering it")
 	drain := pod.Drain()
-	var mainEnd int64
+	var mainEnd, appEnd int64
 	var unplaced []string // containers whose exit cannot be placed
 	for _, c := range pod.Containers {
 		end := c.stop(0, &tl, mark)
 		mainEnd = max(mainEnd, end)
+		if !c.Sidecar {
+			appEnd = max(appEnd, end)
+		}
 		if c.PreStop.Present && !c.PreStop.Known {
 			unplaced = append(unplaced, c.Name)
 		}
@@ -82,6 +85,14 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 			if c.PreStop.Present {
 				tl.Bars[len(tl.Bars)-1].Breaks = true
 			}
+		}
+	}
+	for _, in := range pod.Injected {
+		mainEnd = max(mainEnd, in.stop(drain, appEnd, len(unplaced) > 0, &tl, mark))
+	}
+	for _, in := range pod.Injected {
+		if in.Native {
+			mark(mainEnd, false, "%s (injected): a native sidecar; kubelet stops it once every container has exited", in.Name)
 		}
 	}
 	stopNative(pod, mainEnd, unplaced, &tl, mark)
@@ -170,9 +181,13 @@ func (c Container) stop(start int64, tl *Timeline, mark func(int64, bool, string
 	return end
 }
 
-// startup lists the containers in the order kubelet starts them.
+// startup lists the containers in the order kubelet starts them: the
+// injected sidecars first, where their injectors put them.
 func startup(pod Pod) []Step {
 	var out []Step
+	for _, in := range pod.Injected {
+		out = append(out, Step{in.Name + " (injected)", in.Start})
+	}
 	for _, c := range pod.Init {
 		switch {
 		case c.Native && c.StartupProbe:

@@ -94,6 +94,7 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 	for _, item := range items {
 		e.NoteNamespace(item)
 	}
+	ns := namespaces(items)
 	var lb budget.Collector
 	type written struct {
 		node   *yaml.RNode
@@ -122,6 +123,7 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 		if !ok {
 			continue
 		}
+		pod.Injected = injected(cfg, w.node, pod, ns)
 		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(w.node, pod), Errors: w.errors})
 	}
 	return out

@@ -360,3 +360,91 @@ func TestLiveList(t *testing.T) {
 		t.Errorf("%d workloads whose proxy leaves at 30s, want 2:\n%s", n, out)
 	}
 }
+
+// TestInjected: a sidecar its mesh injects at admission is in the start-up
+// order and the shutdown, marked injected, leaving as its own settings on
+// the pod template say: Linkerd's wait-before-exit, on a pod template or
+// switched on by the Namespace; Istio's terminationDrainDuration, its
+// default, and EXIT_ON_ZERO_ACTIVE_CONNECTIONS.
+func TestInjected(t *testing.T) {
+	tests := []struct {
+		golden   string
+		workload string
+		at       int64
+		breaks   bool
+		words    []string
+	}{
+		{"budget-injected-linkerd", "Deployment shop/web", 30, true, []string{"linkerd-proxy (injected) leaves"}},
+		{"budget-injected-linkerd", "Deployment shop/web", 0, false, []string{"linkerd-proxy (injected): stays 30s", `proxy-wait-before-exit-seconds "30"`}},
+		{"budget-injected-linkerd", "Deployment pay/checkout", 60, false, []string{"linkerd-proxy (injected) leaves"}},
+		{"budget-injected-istio", "Deployment shop/api", 20, true, []string{"istio-proxy (injected) leaves"}},
+		{"budget-injected-istio", "Deployment shop/cart", 5, true, []string{"istio-proxy (injected) leaves"}},
+		{"budget-injected-istio", "Deployment shop/cart", 0, false, []string{"no terminationDrainDuration in proxy.istio.io/config: its default 5s"}},
+		{"budget-injected-istio", "Deployment shop/search", 0, false, []string{"stays until its connections have closed, at least 5s", "EXIT_ON_ZERO_ACTIVE_CONNECTIONS"}},
+		{"budget-injected-istio", "Deployment shop/search", 40, false, []string{"istio-proxy (injected) leaves once the application has exited"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden+"/"+tc.workload, func(t *testing.T) {
+			workloads, err := explain.Explain(golden(t, tc.golden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, wl := range workloads {
+				if wl.Name != tc.workload {
+					continue
+				}
+				if len(wl.Startup) == 0 || !strings.HasSuffix(wl.Startup[0].Name, "(injected)") {
+					t.Errorf("start-up order %+v: no injected sidecar first", wl.Startup)
+				}
+				for _, m := range wl.Marks {
+					if m.At == tc.at && m.Breaks == tc.breaks && containsAll(m.Text, tc.words) {
+						return
+					}
+				}
+				t.Errorf("no mark at %d (break %v) with %q in %+v", tc.at, tc.breaks, tc.words, wl.Marks)
+				return
+			}
+			t.Errorf("no workload %s", tc.workload)
+		})
+	}
+}
+
+// TestInjectedSwitches: a sidecar counts as injected only where its
+// injector is switched on, not off, and its container is not in the pod.
+func TestInjectedSwitches(t *testing.T) {
+	tests := []struct {
+		name, template string
+		want           bool
+	}{
+		{"linkerd on", "metadata: {annotations: {linkerd.io/inject: enabled}}", true},
+		{"istio label on", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}}", true},
+		{"istio turned off by annotation", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}, annotations: {sidecar.istio.io/inject: \"false\"}}", false},
+		{"no switch", "metadata: {labels: {app: web}}", false},
+		{"in the pod already", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: linkerd-proxy, image: p:1}, {name: app, image: a:1}]", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := "\n    spec:\n      containers: [{name: app, image: a:1}]"
+			if strings.Contains(tc.template, "spec:") {
+				spec = ""
+			}
+			items := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    " + tc.template + spec + "\n"
+			var out bytes.Buffer
+			if err := explain.RunPlain(nil, strings.NewReader(items), &out, explain.Text); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(out.String(), "(injected)"); got != tc.want {
+				t.Errorf("injected %v, want %v:\n%s", got, tc.want, out.String())
+			}
+		})
+	}
+}
+
+func containsAll(s string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}

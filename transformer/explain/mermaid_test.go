@@ -145,7 +145,7 @@ func check(t *testing.T, charts, markdown []string) checked {
 // checkedInputs are the inputs whose explanations are read back: golden
 // cases, and names with every character that means something in Markdown
 // or Mermaid.
-var checkedInputs = []string{"budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "testdata/names.yaml"}
+var checkedInputs = []string{"budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml"}
 
 // input reads a golden case, or a ResourceList in testdata.
 func input(t *testing.T, name string) []byte {

@@ -115,8 +115,17 @@ func (e Entry) Check() []error {
 			if _, err := ParseDelay(d.Default); d.Default != "" && err != nil {
 				add(field+".default", "%v", err)
 			}
-			if d.Format != "" && d.Format != FormatDuration && d.Format != FormatSeconds {
-				add(field+".format", "%q is not %s or %s", d.Format, FormatDuration, FormatSeconds)
+			if d.Format != "" && d.Format != FormatDuration && d.Format != FormatSeconds && d.Format != FormatBoolean {
+				add(field+".format", "%q is not %s, %s or %s", d.Format, FormatDuration, FormatSeconds, FormatBoolean)
+			}
+			if d.UntilIdle != (d.Format == FormatBoolean) {
+				add(field+".untilIdle", "an untilIdle setting has format %s, and only it", FormatBoolean)
+			}
+			if _, err := ParseDelay(d.Minimum); d.Minimum != "" && err != nil {
+				add(field+".minimum", "%v", err)
+			}
+			if d.Minimum != "" && !d.UntilIdle {
+				add(field+".minimum", "only an untilIdle setting has a minimum")
 			}
 		}
 	}
@@ -149,6 +158,8 @@ const (
 	FormatDuration = "duration"
 	// FormatSeconds is a number of seconds such as "30".
 	FormatSeconds = "seconds"
+	// FormatBoolean is a boolean such as "true", read with strconv.ParseBool.
+	FormatBoolean = "boolean"
 )
 
 // checkPattern reports what is wrong with an image pattern.

@@ -132,12 +132,21 @@ type Delay struct {
 	Annotation string `json:"annotation,omitempty"`
 	// Env is the container environment variable that holds the setting.
 	Env string `json:"env,omitempty"`
-	// Field is the key in the annotation's value, when that is a YAML or JSON mapping.
+	// Field is the key in the annotation's value, when that is a YAML or
+	// JSON mapping; keys of nested mappings are joined with dots
+	// (proxyMetadata.EXIT_ON_ZERO_ACTIVE_CONNECTIONS).
 	Field string `json:"field,omitempty"`
 	// Default is the value when the setting is absent, a duration.
 	Default string `json:"default,omitempty"`
-	// Format is duration ("30s") or seconds ("30").
+	// Format is duration ("30s"), seconds ("30"), or boolean for an
+	// UntilIdle setting.
 	Format string `json:"format,omitempty"`
+	// UntilIdle says the setting is a switch: when true, the sidecar stays
+	// after SIGTERM until its open connections have closed, for at least
+	// Minimum; when false or absent, the next setting decides.
+	UntilIdle bool `json:"untilIdle,omitempty"`
+	// Minimum is the shortest time an UntilIdle sidecar stays, a duration.
+	Minimum string `json:"minimum,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
 }

@@ -45,3 +45,27 @@ func MappingValue(text, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// MappingPath returns the scalar value at a path of keys in nested mappings
+// written as YAML or JSON text, such as proxyMetadata then
+// EXIT_ON_ZERO_ACTIVE_CONNECTIONS in Istio's ProxyConfig annotation.
+func MappingPath(text string, keys ...string) (string, bool) {
+	rn, err := yaml.Parse(text)
+	if err != nil || rn == nil {
+		return "", false
+	}
+	for _, key := range keys {
+		if rn.YNode().Kind != yaml.MappingNode {
+			return "", false
+		}
+		f := rn.Field(key)
+		if f == nil {
+			return "", false
+		}
+		rn = f.Value
+	}
+	if rn.YNode().Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return yaml.GetValue(rn), true
+}
