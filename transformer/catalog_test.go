@@ -108,3 +108,33 @@ func corpusWorkload(t *testing.T, path, kind, name string) *workload.Workload {
 	t.Errorf("%s: no workload %s %q", path, kind, name)
 	return nil
 }
+
+// TestAdmittedUnordered: with an empty config, a sidecar its injector adds
+// that the function cannot ask to order in the mode is a warning naming what
+// recognised it (Dapr writes no hold annotation); one it can is annotated
+// for (Kuma's wait-for-dataplane-ready), and the info result says so.
+func TestAdmittedUnordered(t *testing.T) {
+	for _, tc := range []struct{ file, want, also, severity string }{
+		{"driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr), recognised by annotation dapr.io/enabled: "true" on the pod template (added at admission): the function cannot ask its injector to order it`, "", "warning"},
+		{"driver/testdata/catalog/kuma/inject.10.input.yaml", `recognised kuma-sidecar (kuma) by label kuma.io/sidecar-injection: "enabled" on the pod template (added at admission); `,
+			`set annotation kuma.io/wait-for-dataplane-ready: "true"`, "info"},
+	} {
+		f, err := os.Open(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := (&kio.ByteReader{Reader: f, OmitReaderAnnotations: true}).Read()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, results := New(krmtest.Config(t, "")).Start().Transform(items)
+		found := false
+		for _, r := range results {
+			found = found || (string(r.Severity) == tc.severity && strings.HasPrefix(r.Message, tc.want) && strings.Contains(r.Message, tc.also))
+		}
+		if !found {
+			t.Errorf("%s: no %s starting %q in %v", tc.file, tc.severity, tc.want, results)
+		}
+	}
+}

@@ -91,18 +91,18 @@ func admitted(pod preset.Pod, ns preset.Meta, sp *sidecarPlan) {
 // recognised records, in the workload's log, each sidecar of the catalog
 // the run recognised in it and what recognised it; the info result of a
 // changed workload starts with them. A sidecar its injector adds, which the
-// function cannot ask to order it, is a warning that says what the
-// injector itself offers.
-func recognised(sidecars []sidecarPlan, log *report.Log) {
+// function cannot ask to order it in the mode, is a warning that says what
+// the injector itself offers.
+func recognised(sidecars []sidecarPlan, native bool, log *report.Log) {
 	for _, sc := range sidecars {
 		if sc.recognisedBy == "" {
 			continue
 		}
-		if !sc.admitted || sc.preset.Annotates() {
+		if !sc.admitted || sc.preset.AsksToOrder(native) {
 			log.Recognise("%s (%s) by %s", sc.Name, sc.preset.Name, sc.recognisedBy)
 			continue
 		}
-		msg := fmt.Sprintf("%s (%s) is added at admission, by %s, and the function cannot ask its injector to order it", sc.Name, sc.preset.Name, sc.recognisedBy)
+		msg := fmt.Sprintf("%s (%s), recognised by %s: the function cannot ask its injector to order it", sc.Name, sc.preset.Name, sc.recognisedBy)
 		if o := sc.preset.Injector.Ordering; o != "" {
 			msg += ": " + o
 		}

@@ -152,7 +152,7 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 		return outcomeUntouched, false, err // checkWorkload has checked the pod spec's shape
 	}
 	found, injected := t.sort(spec, p, log)
-	recognised(p.sidecars, log)
+	recognised(p.sidecars, p.mode == config.ModeNative, log)
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
 		return outcomeUntouched, false, err
 	}

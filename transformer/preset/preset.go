@@ -95,6 +95,24 @@ func (p Preset) Annotates() bool {
 	return p.Injector != nil && p.Injector.Dialect != ""
 }
 
+// AsksToOrder reports whether the annotations the function writes for the
+// sidecar's injector ask it to order the sidecar in the mode: Linkerd's and
+// Istio's always; the generic dialect's when its entry lists annotations
+// for the mode (native, or holding the application until it is ready).
+func (p Preset) AsksToOrder(native bool) bool {
+	switch {
+	case !p.Annotates():
+		return false
+	case p.Injector.Dialect != GenericDialect:
+		return true
+	case p.Injector.Annotations == nil:
+		return false
+	case native:
+		return p.Injector.Annotations.Native != nil
+	}
+	return len(p.Injector.Annotations.Ordered) > 0
+}
+
 // NativePreStopFor returns the preStop exec the injector gives the native
 // sidecar in this pod; nil when it writes none.
 func (p Preset) NativePreStopFor(pod Pod) []string {
