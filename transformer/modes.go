@@ -35,7 +35,8 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}
-	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, longestInjectedExit(injected), log)...)
+	floor, whose := exitFloor(nil, injected)
+	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, floor, whose, log)...)
 	warnOrdered(w, spec, s, sidecars, p, log)
 	return filters
 }
@@ -44,7 +45,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 // either container list.
 func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
-	floor := max(longestExit(sidecars), longestInjectedExit(injected))
+	floor, whose := exitFloor(sidecars, injected)
 	filters := cloudSQL(w, spec, sidecars, true, log)
 	for _, sc := range sidecars {
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
@@ -53,7 +54,7 @@ func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, side
 		})
 	}
 	filters = append(filters, convert)
-	return append(filters, t.drainAndGrace(append(names(sidecars), names(injected)...), p, floor, log)...)
+	return append(filters, t.drainAndGrace(append(names(sidecars), names(injected)...), p, floor, whose, log)...)
 }
 
 // cloudSQL fits each Cloud SQL Auth Proxy sidecar's wait command (ordered)
@@ -90,13 +91,14 @@ func configProbe(p *corev1.Probe) *corev1.Probe {
 	return p
 }
 
-// drainAndGrace returns the application drain delay and the grace period edits.
-func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, log *report.Log) []kio.Filter {
+// drainAndGrace returns the application drain delay and the grace period
+// edits; floor is the longest exit beyond the pod's preStops, whose says whose.
+func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, whose string, log *report.Log) []kio.Filter {
 	s := &t.Config.Spec
 	return []kio.Filter{
 		ordered.AppDrain{Sidecars: sidecars, Seconds: config.Seconds(p.drainDelay),
 			Sleep: ordered.Sleep{Action: s.Version().AtLeast(config.SleepActionMinor), Command: preset.DefaultSleepCommand}, Log: log},
-		grace.Filter{Policy: s.TerminationGracePeriod.Policy, Margin: s.TerminationGracePeriod.Margin.Value, Floor: floor, Log: log},
+		grace.Filter{Policy: s.TerminationGracePeriod.Policy, Margin: s.TerminationGracePeriod.Margin.Value, Floor: floor, FloorName: whose, Log: log},
 	}
 }
 

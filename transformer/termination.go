@@ -132,16 +132,16 @@ func covers(own budget.Exit, seconds int64) bool {
 	return own.UntilIdle || (own.Problem == "" && own.Seconds >= seconds)
 }
 
-// longestInjectedExit is the longest exit of the injected sidecars, in
-// seconds, for the grace period: what they stay after termination starts
-// (at least the function's waitBeforeExit, whose annotation the mesh may
-// read in another form).
-func longestInjectedExit(injected []sidecarPlan) int64 {
-	longest := longestExit(injected)
+// exitFloor is the longest exit the grace period must cover beyond the
+// preStops in the pod, and whose it is: a sidecar's configured
+// waitBeforeExit, or an injected sidecar's own exit setting, read as it
+// will run (package budget).
+func exitFloor(sidecars, injected []sidecarPlan) (int64, string) {
+	longest, name := longestExit(append(slices.Clone(sidecars), injected...)), "waitBeforeExit"
 	for _, sc := range injected {
-		if sc.exit.Problem == "" {
-			longest = max(longest, sc.exit.Seconds)
+		if sc.exit.Problem == "" && sc.exit.Seconds > longest {
+			longest, name = sc.exit.Seconds, sc.Name+"'s own exit setting"
 		}
 	}
-	return longest
+	return longest, name
 }

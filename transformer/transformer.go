@@ -175,7 +175,8 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 	case len(injected) > 0:
 		// The mesh adds the proxy at admission: the app still drains and
 		// the grace period still covers the proxy's exit delay.
-		filters, outcome = t.drainAndGrace(names(injected), p, longestInjectedExit(injected), log), outcomeAnnotated
+		floor, whose := exitFloor(nil, injected)
+		filters, outcome = t.drainAndGrace(names(injected), p, floor, whose, log), outcomeAnnotated
 		warnJob(w, p, t.Config.Spec.Version(), log)
 	}
 	if len(filters) > 0 {

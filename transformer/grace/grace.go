@@ -3,6 +3,7 @@
 package grace
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"time"
@@ -39,6 +40,9 @@ type Filter struct {
 	// native sidecar's configured waitBeforeExit, so that switching modes
 	// never shortens the grace period.
 	Floor int64
+	// FloorName says whose the floor is, for messages; "waitBeforeExit"
+	// when empty.
+	FloorName string
 	// Log receives what changed.
 	Log *report.Log
 }
@@ -84,7 +88,7 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	}
 	longest, name := Longest(spec)
 	if f.Floor > longest {
-		longest, name = f.Floor, "waitBeforeExit"
+		longest, name = f.Floor, cmp.Or(f.FloorName, "waitBeforeExit")
 	}
 	if longest == 0 {
 		return spec, nil
