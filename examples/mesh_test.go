@@ -248,3 +248,47 @@ func checkNativeSidecar(t *testing.T, spec *yaml.RNode, workload, sidecar, after
 		t.Errorf("%s: %s has no startupProbe, so kubelet would not wait for it", workload, sidecar)
 	}
 }
+
+// TestCatalogZeroConfig runs the function with kpt fn eval --exec and no
+// functionConfig on examples/catalog/apps, as a new user first does: each
+// sidecar of the catalog is recognised with no configuration (the Cloud
+// SQL proxy by its image under the operator's container name, Kuma by its
+// injection label, Istio by its Namespace's label, Dapr by its annotation)
+// and reported; a second run changes nothing.
+func TestCatalogZeroConfig(t *testing.T) {
+	kpt := kptTool(t)
+	dir := workDir(t, "catalog")
+	copyDir(t, "catalog", dir)
+	env := toolsOnPath(t, functionBinary())
+	eval := func() string {
+		t.Helper()
+		results := t.TempDir()
+		mustRun(t, dir, env, kpt, "fn", "eval", "apps", "--exec", "sidecar-lifecycle", "--results-dir", results)
+		return readFile(t, filepath.Join(results, "results.yaml"))
+	}
+
+	results := eval()
+	pkg := filepath.Join(dir, "apps")
+	checkGoldenDir(t, filepath.Join("catalog", "expected", "apps"), pkg)
+	checkGolden(t, filepath.Join("catalog", "expected", "results.yaml"), results)
+	items := readPackage(t, pkg)
+	checkValidItems(t, items)
+	for _, want := range []string{
+		`recognised csql-billing-orders (cloud-sql-proxy) by its image "gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.27.0"`,
+		`recognised kuma-sidecar (kuma) by label kuma.io/sidecar-injection: "enabled" on the pod template (added at admission)`,
+		`recognised istio-proxy (istio) by label istio-injection: "enabled" on its Namespace (added at admission)`,
+		`daprd (dapr), recognised by annotation dapr.io/enabled: "true" on the pod template (added at admission): the function cannot ask its injector to order it`,
+	} {
+		if !strings.Contains(results, want) {
+			t.Errorf("the results do not say %q:\n%s", want, results)
+		}
+	}
+	if got := podAnnotation(t, items, "Deployment", "payments", "kuma.io/wait-for-dataplane-ready"); got != "true" {
+		t.Errorf("Deployment/payments: kuma.io/wait-for-dataplane-ready is %q, want \"true\"", got)
+	}
+
+	first := readDir(t, pkg)
+	results = eval()
+	sameFiles(t, "the first eval", first, "the second eval", readDir(t, pkg))
+	checkNoChanges(t, results)
+}
