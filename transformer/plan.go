@@ -179,7 +179,7 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 				continue
 			}
 			if pod == nil {
-				read := budget.ReadPod(spec, t.sidecarNames())
+				read := budget.ReadPod(spec, t.sidecarNames(spec))
 				pod = &read
 			}
 			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))

@@ -10,15 +10,24 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
-// sidecarNames are the container names the config lists as sidecars.
-func (t *Transformer) sidecarNames() map[string]bool {
+// sidecarNames are the sidecars of a pod spec: the containers the config
+// names, and those the presets of its entries without a name recognise in
+// it (by name or image), as the edits find them.
+func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
 	out := make(map[string]bool, len(t.Config.Spec.Sidecars))
 	for _, sc := range t.Config.Spec.Sidecars {
 		out[sc.Name] = true
+		if sc.Recognise {
+			sp := sidecarPlan{Sidecar: sc}
+			sp.preset, _ = preset.Lookup(sc.Preset)
+			recognise(spec, &sp)
+			out[sp.Name] = true
+		}
 	}
 	return out
 }
@@ -35,7 +44,7 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 		exits[i] = sc.exit
 	}
 	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
-	for _, msg := range budget.ReadPod(spec, t.sidecarNames()).OrderedBreaks(exits, longestExit) {
+	for _, msg := range budget.ReadPod(spec, t.sidecarNames(spec)).OrderedBreaks(exits, longestExit) {
 		log.Break("%s", msg)
 	}
 }
@@ -62,7 +71,7 @@ func (t *Transformer) fact(node *yaml.RNode, outcome outcome) budget.Fact {
 	if meta, err := node.Pipe(yaml.Lookup(w.TemplateMetaPath()...)); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
-	pod := budget.ReadPod(spec, t.sidecarNames())
+	pod := budget.ReadPod(spec, t.sidecarNames(spec))
 	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
 }
 
@@ -78,7 +87,7 @@ func (e *Engine) ReadPod(node *yaml.RNode) (pod budget.Pod, ok bool) {
 	if err != nil || spec == nil {
 		return budget.Pod{}, false
 	}
-	return budget.ReadPod(spec, e.t.sidecarNames()), true
+	return budget.ReadPod(spec, e.t.sidecarNames(spec)), true
 }
 
 // meshes are the injected sidecars as package annotate writes their
