@@ -99,7 +99,7 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 	}
 	pod, _ := w.PodSpec()
 	for _, sc := range spec.Sidecars {
-		pr, _ := preset.Lookup(sc.Preset)
+		pr, _ := spec.Preset(sc.Preset)
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
 			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
 		if sc.Recognise && pod != nil {

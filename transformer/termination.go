@@ -10,7 +10,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
@@ -24,7 +23,7 @@ func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
 		out[sc.Name] = true
 		if sc.Recognise {
 			sp := sidecarPlan{Sidecar: sc}
-			sp.preset, _ = preset.Lookup(sc.Preset)
+			sp.preset, _ = t.Config.Spec.Preset(sc.Preset)
 			recognise(spec, &sp)
 			out[sp.Name] = true
 		}

@@ -23,7 +23,7 @@ type Injected struct {
 // InjectedExit reads when a sidecar its mesh injects leaves, from its own
 // exit settings (delays, in the preset's order) on the pod template's
 // annotations, as they will be once the function has written its own: the
-// first setting present decides (an untilIdle switch only when true), else
+// first setting present decides (a boolean switch only when true), else
 // the first default. With no setting known it leaves at SIGTERM, at 0 s.
 func InjectedExit(name string, delays []preset.Delay, annotations map[string]string) Exit {
 	e := Exit{Name: name, Injected: true}
@@ -32,7 +32,7 @@ func InjectedExit(name string, delays []preset.Delay, annotations map[string]str
 		switch {
 		case !ok:
 			continue
-		case d.UntilIdle:
+		case d.UntilIdle():
 			if on, err := strconv.ParseBool(v); err != nil || !on {
 				continue // the vendor reads anything else as false
 			}
@@ -49,7 +49,7 @@ func InjectedExit(name string, delays []preset.Delay, annotations map[string]str
 		return e
 	}
 	for _, d := range delays {
-		if d.Default != "" && !d.UntilIdle {
+		if d.Default != "" && !d.UntilIdle() {
 			e.Seconds, e.Source = durationSeconds(d.Default), "no "+settingName(d)+": its default "+d.Default
 			return e
 		}

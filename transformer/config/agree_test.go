@@ -65,7 +65,59 @@ spec:
   rolloutOnChange: true
   podSpecPaths:
   - {group: example.com, version: v1, kind: Widget, path: spec/pod}
-  catalog: {recognise: true}
+  catalog:
+    recognise: true
+    entries:
+    - name: acme-proxy
+      title: Acme proxy
+      mesh: true
+      sources: {acme: {repository: acme/proxy, version: v1.2.3}}
+      containers: [{name: acme-proxy, source: acme deploy/sidecar.yaml}]
+      images: [{pattern: "**/acme/proxy", source: acme Dockerfile}]
+      initContainers: [{name: acme-init, source: acme deploy/init.yaml}]
+      ready:
+        endpoint: {path: /ready, port: 9000, on: true, address: 127.0.0.1, source: acme cmd/main.go}
+        wait: {command: [acme, wait], source: acme cmd/wait.go}
+        startupProbe:
+          probe:
+            httpGet: {path: /ready, port: 9000, host: localhost, scheme: HTTP, httpHeaders: [{name: X-Probe, value: "1"}]}
+            initialDelaySeconds: 1
+            timeoutSeconds: 2
+            periodSeconds: 3
+            successThreshold: 1
+            failureThreshold: 4
+            terminationGracePeriodSeconds: 5
+          source: acme deploy/sidecar.yaml
+      image: {shell: true, sleep: [/bin/sleep], source: acme Dockerfile}
+      exit:
+        sigterm: drains for its drain time
+        delays:
+        - {annotation: acme.dev/config, field: drain, default: 5s, format: duration, source: acme cmd/main.go}
+        - {env: ACME_DRAIN, default: "5", format: seconds, source: acme cmd/main.go}
+        - {env: ACME_EXIT_WHEN_IDLE, format: boolean, minimum: 5s, source: acme cmd/main.go}
+        noSleep: set ACME_DRAIN
+        nativePreStop:
+          command: [acme, drain, --port=9001]
+          argAnnotation: {annotation: acme.dev/port, prefix: --port=}
+          source: acme deploy/native.yaml
+        source: acme cmd/main.go
+      injector:
+        enabled: [{annotation: acme.dev/inject, value: "true", namespace: true, source: acme webhook/inject.go}, {label: acme.dev/inject, field: x, value: "y"}]
+        disabled: [{label: acme.dev/inject, value: "false", source: acme webhook/inject.go}, {annotation: acme.dev/inject, field: x, value: "n", namespace: true}]
+        optOuts: [{annotation: acme.dev/config, field: hold, value: "false", source: acme webhook/inject.go}, {label: acme.dev/hold, value: "n", namespace: false}]
+        native: {keys: [acme.dev/native], boolean: true, default: {kubernetes: "1.29", version: "2.0"}, source: acme webhook/native.go}
+        annotate: generic
+        annotations:
+          ordered: [{key: acme.dev/hold, value: "true"}]
+          exitDelay: {key: acme.dev/drain, format: seconds}
+          native: {key: acme.dev/native, value: "true"}
+          source: acme webhook/inject.go
+        ordering: acme.dev/hold holds the application until the proxy is ready
+        source: acme webhook/inject.go
+      edits: cloud-sql-proxy
+    - {name: acme-exec, containers: [{name: acme-exec}], ready: {startupProbe: {probe: {exec: {command: [acme, ready]}}}}}
+    - {name: acme-tcp, containers: [{name: acme-tcp}], ready: {startupProbe: {probe: {tcpSocket: {port: 9000, host: localhost}}}}}
+    - {name: acme-grpc, images: [{pattern: acme/grpc}], ready: {startupProbe: {probe: {grpc: {port: 9000, service: health}}}}}
 `
 
 // site is one value of a config: its YAML path, its node, and its shape.

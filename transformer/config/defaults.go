@@ -33,21 +33,21 @@ func (c *SidecarLifecycle) Default() {
 	}
 	if len(s.Sidecars) == 0 {
 		recognise := s.Catalog.Recognising()
-		for _, p := range preset.Catalog() {
+		for _, p := range s.Presets() {
 			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip,
 				Recognise: recognise, FromCatalog: recognise})
 		}
 	}
 	for i := range s.Sidecars {
-		defaultSidecar(&s.Sidecars[i])
+		s.defaultSidecar(&s.Sidecars[i])
 	}
 }
 
-func defaultSidecar(sc *Sidecar) {
+func (s *Spec) defaultSidecar(sc *Sidecar) {
 	if sc.Preset == "" {
 		sc.Preset = preset.None
 	}
-	p, ok := preset.Lookup(sc.Preset)
+	p, ok := s.Preset(sc.Preset)
 	if !ok {
 		return // Validate reports the unknown preset.
 	}

@@ -5,6 +5,7 @@ package config
 // fieldDocs holds the doc comments of the config fields, for the JSON schema.
 var fieldDocs = map[string]string{
 	"App.DrainDelay":                "drainDelay is a preStop sleep for application containers without a preStop.",
+	"Catalog.Entries":               "entries are sidecars of the config's own, with the fields of the built-in catalog's files; a sidecar names one as its preset, and with no sidecars listed each is recognised like the built-in ones.",
 	"Catalog.Recognise":             "Recognise, true by default, recognises each entry of the catalog, when no sidecars are listed, by its container names, its images and its injector's switches, and reports each; false applies each entry by its first container name only.",
 	"CloudSQLProxy.HealthCheck":     "healthCheck is enable or require: what to do when the proxy's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable).",
 	"Exec.Command":                  "command is the argv of the command.",
@@ -35,7 +36,7 @@ var fieldDocs = map[string]string{
 	"SidecarLifecycle.Spec":         "spec is what the function does.",
 	"Spec.Action":                   "action is mutate or validate (default mutate).",
 	"Spec.App":                      "app holds settings for the application containers.",
-	"Spec.Catalog":                  "catalog says how the sidecars of the catalog are recognised.",
+	"Spec.Catalog":                  "catalog says how the sidecars of the catalog are recognised, and adds entries of the config's own.",
 	"Spec.ExistingHooks":            "existingHooks is keep, replace or fail for a sidecar hook the function did not write.",
 	"Spec.KubernetesVersion":        "kubernetesVersion is the oldest cluster the output must run on (default \"1.30\").",
 	"Spec.Mode":                     "mode is ordered, native or auto (default ordered).",

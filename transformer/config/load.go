@@ -7,7 +7,6 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
@@ -92,6 +91,3 @@ func decodeConfigMap(rn *yaml.RNode) (*SidecarLifecycle, error) {
 	cfg.fromConfigMap = true
 	return cfg, nil
 }
-
-// presetNames is the list of accepted preset names, for messages.
-func presetNames() string { return strings.Join(preset.Names(), ", ") }

@@ -393,7 +393,7 @@ func TestLoadErrors(t *testing.T) {
 		{"ConfigMap values of the wrong type", cm + "  action: [validate]\n  waitBeforeExit: [30s]\n  preset: {a: b}\n  kubernetesVersion: 1.28\n  mode: \"\"\n",
 			[]string{"data.action", "data.waitBeforeExit", "data.preset", "data.kubernetesVersion", "data.mode"},
 			[]string{"data.action: expected one of mutate, validate, found a list of 1 entry", "data.waitBeforeExit: expected a duration",
-				"data.preset: expected one of alloydb-auth-proxy, cloud-sql-proxy, consul, dapr, envoy, fluent-bit, gcs-fuse, istio, kuma, linkerd, none, oauth2-proxy, opentelemetry-collector, vault-agent, found a mapping of 1 key",
+				"data.preset: expected a string, found a mapping of 1 key",
 				"data.kubernetesVersion: expected a string, found the float 1.28: write it in quotes",
 				`data.mode: expected one of ordered, native, auto, found the string ""`}},
 		{"ConfigMap data not a mapping", cm[:len(cm)-len("data:\n")] + "data: [a, b]\n", []string{"data"}, []string{"data: expected a mapping, found a list of 2 entries"}},

@@ -4,6 +4,7 @@ package config
 
 import (
 	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
@@ -55,8 +56,8 @@ func schemaOf(s *shape, doc string) map[string]any {
 		if len(required) > 0 {
 			out["required"] = required
 		}
-		if s == sidecarShape {
-			out["allOf"] = sidecarRules()
+		if rules, ok := objectRules[s]; ok {
+			out["allOf"] = rules()
 		}
 	case kindMap:
 		out["type"] = "object"
@@ -132,8 +133,56 @@ func orNull(s map[string]any) {
 	}
 }
 
-// sidecarShape is the shape of a spec.sidecars entry.
-var sidecarShape = configShape.byName["spec"].shape.byName["sidecars"].shape.elem
+// objectRules are the rules between fields that Validate checks, by the
+// shape of the object that holds the fields.
+var objectRules = map[*shape]func() []any{
+	configShape.byName["spec"].shape:                               specRules,
+	configShape.byName["spec"].shape.byName["sidecars"].shape.elem: sidecarRules,
+	structShapes[reflect.TypeFor[preset.Entry]()]:                  entryRules,
+	structShapes[reflect.TypeFor[preset.SwitchFact]()]:             func() []any { return exactlyOne("annotation", "label") },
+	structShapes[reflect.TypeFor[preset.Delay]()]:                  delayRules,
+}
+
+// given is the schema of an object with the field, of the schema s.
+func given(field string, s map[string]any) map[string]any {
+	return map[string]any{"required": []string{field}, "properties": map[string]any{field: s}}
+}
+
+// exactlyOne is the rule that exactly one of two string fields is given.
+func exactlyOne(a, b string) []any {
+	str := map[string]any{"type": "string", "minLength": 1}
+	return []any{map[string]any{"oneOf": []any{given(a, str), given(b, str)}}}
+}
+
+// hasEntries is the schema of a spec with entries of its own in its catalog.
+var hasEntries = given("catalog", map[string]any{"type": "object", "required": []string{"entries"},
+	"properties": map[string]any{"entries": map[string]any{"type": "array", "minItems": 1}}})
+
+// specRules: without entries of the config's own, a sidecar's preset is
+// one of the built-in catalog (the schema cannot see an entry's name).
+func specRules() []any {
+	builtin := given("preset", map[string]any{"enum": preset.Names()})
+	anyPreset := map[string]any{"anyOf": []any{builtin, map[string]any{"not": map[string]any{"required": []string{"preset"}}},
+		given("preset", map[string]any{"type": "null"})}}
+	return []any{map[string]any{"if": map[string]any{"not": hasEntries},
+		"then": map[string]any{"properties": map[string]any{"sidecars": map[string]any{"items": anyPreset}}}}}
+}
+
+// entryRules are the rules of a catalog entry of the config's own: a name
+// that is not a built-in preset's, a container name or an image pattern,
+// and the annotations the generic dialect writes.
+func entryRules() []any {
+	nonEmpty := map[string]any{"type": "array", "minItems": 1}
+	return []any{
+		map[string]any{"properties": map[string]any{"name": map[string]any{"not": map[string]any{"enum": preset.Names()}}}},
+		map[string]any{"anyOf": []any{given("containers", nonEmpty), given("images", nonEmpty)}},
+		map[string]any{"if": given("injector", given("annotate", map[string]any{"const": preset.GenericDialect})),
+			"then": given("injector", given("annotations", map[string]any{"type": "object"}))},
+	}
+}
+
+// delayRules: an exit setting is an annotation or an environment variable.
+func delayRules() []any { return exactlyOne("annotation", "env") }
 
 // sidecarRules are the rules between a sidecar's fields that Validate
 // checks: a name unless the preset has a container, ifAbsent annotate only
@@ -152,11 +201,10 @@ func sidecarRules() []any {
 			cloudSQL = append(cloudSQL, name)
 		}
 	}
+	// A preset not in the built-in catalog is an entry of the config's own,
+	// which Validate checks.
 	presetIn := func(names []string) map[string]any {
-		return map[string]any{"required": []string{"preset"}, "properties": map[string]any{"preset": map[string]any{"enum": names}}}
-	}
-	given := func(field string, s map[string]any) map[string]any {
-		return map[string]any{"required": []string{field}, "properties": map[string]any{field: s}}
+		return given("preset", map[string]any{"anyOf": []any{map[string]any{"enum": names}, map[string]any{"type": "string", "not": map[string]any{"enum": preset.Names()}}}})
 	}
 	return []any{
 		map[string]any{"anyOf": []any{given("name", map[string]any{"type": "string", "minLength": 1}), presetIn(named)}},

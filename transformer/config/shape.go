@@ -119,12 +119,22 @@ var specialShapes = map[reflect.Type]*shape{
 var validatedPresence = map[string]bool{
 	"PodSpecPath.Kind": true, "PodSpecPath.Path": true,
 	"HTTPGetAction.Port": true, "TCPSocketAction.Port": true, "GRPCAction.Port": true,
-	"Exec.Command": true, "ExecAction.Command": true,
+	"Exec.Command": true, "ExecAction.Command": true, "ProbeFact.Probe": true,
 }
 
 // versionPattern is a Kubernetes version as kubernetesVersion takes it:
 // 1.30, v1.30 or 1.30.2.
 const versionPattern = `^v?1\.[0-9]{1,4}(\.[0-9]{1,4})?$`
+
+// presetName is a preset's name: lower-case letters, digits and dashes.
+const presetName = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+
+// delayPattern is an exit setting's default: a duration or a number of seconds.
+const delayPattern = `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^[0-9]+$`
+
+// imagePattern is an image pattern: an optional **/ prefix, then path
+// segments, the last without a tag or digest.
+const imagePattern = `^(\*\*/)?([^/*]*(\*[^/*]+)*\*?/)*[^/*:@]*(\*[^/*:@]+)*\*?$`
 
 // portNumber is the shape of a port given as a number.
 var portNumber = &shape{kind: kindInt, bits: 32, lo: 1, hi: 65535}
@@ -137,7 +147,15 @@ var command = &shape{kind: kindList, nonEmpty: true, elem: &shape{kind: kindStri
 // Validate accepts, and the reader what it rejects before Validate.
 var valueShapes = map[string]*shape{
 	"Spec.KubernetesVersion":              {kind: kindString, nonEmpty: true, pattern: versionPattern},
-	"Sidecar.Preset":                      enumShape(preset.Names()...),
+	"Sidecar.Preset":                      {kind: kindString, nonEmpty: true, pattern: presetName},
+	"Entry.Name":                          {kind: kindString, nonEmpty: true, pattern: presetName},
+	"Entry.Edits":                         enumShape(preset.CloudSQLProxyEdits),
+	"InjectorFacts.Annotate":              enumShape(preset.Dialects()...),
+	"Delay.Format":                        enumShape(preset.FormatDuration, preset.FormatSeconds, preset.FormatBoolean),
+	"Delay.Minimum":                       {kind: kindString, pattern: delayPattern},
+	"KeyFormat.Format":                    enumShape(preset.FormatDuration, preset.FormatSeconds),
+	"Delay.Default":                       {kind: kindString, pattern: delayPattern},
+	"ImagePattern.Pattern":                {kind: kindString, nonEmpty: true, pattern: imagePattern},
 	"Sidecar.SleepCommand":                {kind: kindList, nonEmpty: true, elem: &shape{kind: kindString, nonEmpty: true}},
 	"Exec.Command":                        command,
 	"ExecAction.Command":                  command,
@@ -162,6 +180,10 @@ func enumShape[T ~string](values ...T) *shape {
 	return s
 }
 
+// structShapes are the shapes of the struct types described so far: a type
+// used in two places (a probe) has one shape.
+var structShapes = map[reflect.Type]*shape{}
+
 // describe returns the shape of a Go type. It panics on a type the reader
 // could not decode, so that a new config field of such a type fails every
 // test until it has a shape.
@@ -172,6 +194,9 @@ func describe(t reflect.Type) *shape {
 	if s, ok := specialShapes[t]; ok {
 		return s
 	}
+	if s, ok := structShapes[t]; ok {
+		return s
+	}
 	unmarshaler := reflect.TypeFor[json.Unmarshaler]()
 	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
 		panic(fmt.Sprintf("config type %s decodes itself: give it a shape in specialShapes", t))
@@ -179,6 +204,7 @@ func describe(t reflect.Type) *shape {
 	switch t.Kind() {
 	case reflect.Struct:
 		s := &shape{kind: kindObject, byName: map[string]*field{}}
+		structShapes[t] = s
 		s.addFields(t, nil)
 		return s
 	case reflect.Slice:

@@ -6,6 +6,10 @@ package config
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"slices"
+	"strings"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 )
 
 // Names of the functionConfig kind and its annotation prefix.
@@ -131,7 +135,7 @@ type Spec struct {
 	RolloutOnChange bool `json:"rolloutOnChange,omitempty"`
 	// PodSpecPaths adds workload kinds (CRDs) and where their pod spec is.
 	PodSpecPaths []PodSpecPath `json:"podSpecPaths,omitempty"`
-	// Catalog says how the sidecars of the catalog are recognised.
+	// Catalog says how the sidecars of the catalog are recognised, and adds entries of the config's own.
 	Catalog Catalog `json:"catalog,omitempty"`
 
 	version Version
@@ -198,6 +202,39 @@ type Sidecar struct {
 type Catalog struct {
 	// Recognise, true by default, recognises each entry of the catalog, when no sidecars are listed, by its container names, its images and its injector's switches, and reports each; false applies each entry by its first container name only.
 	Recognise *bool `json:"recognise,omitempty"`
+	// Entries are sidecars of the config's own, with the fields of the built-in catalog's files; a sidecar names one as its preset, and with no sidecars listed each is recognised like the built-in ones.
+	Entries []preset.Entry `json:"entries,omitempty"`
+}
+
+// Preset returns the named preset: an entry of the config's own, or of
+// the built-in catalog.
+func (s *Spec) Preset(name string) (preset.Preset, bool) {
+	for _, e := range s.Catalog.Entries {
+		if e.Name == name {
+			return e.Preset(), true
+		}
+	}
+	return preset.Lookup(name)
+}
+
+// Presets lists the presets an empty sidecar list applies, in start order:
+// the built-in catalog's, then the config's own entries in their order.
+func (s *Spec) Presets() []preset.Preset {
+	out := preset.Catalog()
+	for _, e := range s.Catalog.Entries {
+		out = append(out, e.Preset())
+	}
+	return out
+}
+
+// presetNames lists every preset name the config can use, sorted.
+func (s *Spec) presetNames() string {
+	names := preset.Names()
+	for _, e := range s.Catalog.Entries {
+		names = append(names, e.Name)
+	}
+	slices.Sort(names)
+	return strings.Join(slices.Compact(names), ", ")
 }
 
 // Recognising reports whether the catalog's entries are recognised by

@@ -36,6 +36,7 @@ func (c *SidecarLifecycle) Validate() error {
 		add("spec.mode", fmt.Sprintf("native sidecars need kubernetesVersion >= 1.%d, got %s: use mode ordered or auto", NativeSidecarMinor, v))
 	}
 
+	validateEntries(add, s.Catalog.Entries)
 	seen := map[string]int{}
 	for i := range s.Sidecars {
 		validateSidecar(add, fmt.Sprintf("spec.sidecars[%d]", i), &s.Sidecars[i], s, err == nil)
@@ -71,10 +72,34 @@ func (c *SidecarLifecycle) Validate() error {
 	return errs.orNil()
 }
 
+// validateEntries checks the config's own catalog entries: each as the
+// built-in ones are checked, its probe as a sidecar's, under a name of its
+// own.
+func validateEntries(add func(string, string), entries []preset.Entry) {
+	names := map[string]int{}
+	for i, e := range entries {
+		at := fmt.Sprintf("spec.catalog.entries[%d]", i)
+		for _, err := range e.Check() {
+			field, msg, _ := strings.Cut(err.Error(), ": ")
+			add(at+"."+field, msg)
+		}
+		if e.Ready != nil && e.Ready.StartupProbe != nil {
+			validateProbe(add, at+".ready.startupProbe.probe", e.Ready.StartupProbe.Probe)
+		}
+		if _, builtin := preset.Lookup(e.Name); builtin {
+			add(at+".name", fmt.Sprintf("%q is an entry of the built-in catalog: choose another name, or name the built-in preset in spec.sidecars", e.Name))
+		}
+		if j, dup := names[e.Name]; dup {
+			add(at+".name", fmt.Sprintf("%q is already the name of spec.catalog.entries[%d]", e.Name, j))
+		}
+		names[e.Name] = i
+	}
+}
+
 func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, versionOK bool) {
-	p, ok := preset.Lookup(sc.Preset)
+	p, ok := s.Preset(sc.Preset)
 	if !ok {
-		add(at+".preset", fmt.Sprintf("unknown preset %q: use one of %s", sc.Preset, presetNames()))
+		add(at+".preset", fmt.Sprintf("unknown preset %q: use one of %s", sc.Preset, s.presetNames()))
 	}
 	if sc.Name == "" && ok && !sc.Recognise {
 		add(at+".name", "is required when preset is none")

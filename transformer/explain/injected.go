@@ -53,7 +53,7 @@ func injected(cfg *config.SidecarLifecycle, node *yaml.RNode, pod budget.Pod, ns
 		tmpl = preset.Meta{Labels: budget.Labels(meta), Annotations: budget.Annotations(meta)}
 	}
 	var out []budget.Injected
-	for _, p := range preset.Catalog() {
+	for _, p := range cfg.Spec.Presets() {
 		names := containerNames(cfg, p)
 		if _, _, on := p.Admitted(tmpl, ns[w.Namespace]); !on || inPod(pod, names) {
 			continue

@@ -110,7 +110,7 @@ func (e Entry) Check() []error {
 		for i, d := range e.Exit.Delays {
 			field := fmt.Sprintf("exit.delays[%d]", i)
 			if (d.Annotation == "") == (d.Env == "") {
-				add(field, "give one of annotation and env")
+				add(field, "give exactly one of annotation and env")
 			}
 			if _, err := ParseDelay(d.Default); d.Default != "" && err != nil {
 				add(field+".default", "%v", err)
@@ -118,14 +118,8 @@ func (e Entry) Check() []error {
 			if d.Format != "" && d.Format != FormatDuration && d.Format != FormatSeconds && d.Format != FormatBoolean {
 				add(field+".format", "%q is not %s, %s or %s", d.Format, FormatDuration, FormatSeconds, FormatBoolean)
 			}
-			if d.UntilIdle != (d.Format == FormatBoolean) {
-				add(field+".untilIdle", "an untilIdle setting has format %s, and only it", FormatBoolean)
-			}
 			if _, err := ParseDelay(d.Minimum); d.Minimum != "" && err != nil {
 				add(field+".minimum", "%v", err)
-			}
-			if d.Minimum != "" && !d.UntilIdle {
-				add(field+".minimum", "only an untilIdle setting has a minimum")
 			}
 		}
 	}
@@ -134,12 +128,15 @@ func (e Entry) Check() []error {
 		for name, list := range map[string][]SwitchFact{"enabled": inj.Enabled, "disabled": inj.Disabled, "optOuts": inj.OptOuts} {
 			for i, s := range list {
 				if (s.Annotation == "") == (s.Label == "") {
-					add(fmt.Sprintf("injector.%s[%d]", name, i), "give one of annotation and label")
+					add(fmt.Sprintf("injector.%s[%d]", name, i), "give exactly one of annotation and label")
 				}
 			}
 		}
 		if inj.Annotate == GenericDialect && inj.Annotations == nil {
 			add("injector.annotations", "the generic dialect writes the annotations listed here: give them")
+		}
+		if a := inj.Annotations; a != nil && a.ExitDelay != nil && a.ExitDelay.Format != "" && a.ExitDelay.Format != FormatDuration && a.ExitDelay.Format != FormatSeconds {
+			add("injector.annotations.exitDelay.format", "%q is not %s or %s", a.ExitDelay.Format, FormatDuration, FormatSeconds)
 		}
 		if inj.Annotate != "" && !slices.Contains(dialects, inj.Annotate) {
 			add("injector.annotate", "%q is not one of %s", inj.Annotate, strings.Join(dialectNames(), ", "))

@@ -159,10 +159,7 @@ func TestEntryCheck(t *testing.T) {
 		{"nothing recognises it", preset.Entry{Name: "acme"}, "containers: "},
 		{"tag in pattern", preset.Entry{Name: "acme", Images: []preset.ImagePattern{{Pattern: "acme/proxy:1.0"}}}, "images[0].pattern: "},
 		{"bad delay", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Default: "soon"}}}}, "exit.delays[0].default: "},
-		{"untilIdle without boolean", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", UntilIdle: true}}}}, "exit.delays[0].untilIdle: "},
-		{"boolean without untilIdle", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Format: "boolean"}}}}, "exit.delays[0].untilIdle: "},
-		{"bad minimum", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Format: "boolean", UntilIdle: true, Minimum: "soon"}}}}, "exit.delays[0].minimum: "},
-		{"minimum of a duration", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Minimum: "5s"}}}}, "exit.delays[0].minimum: "},
+		{"bad minimum", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Format: "boolean", Minimum: "soon"}}}}, "exit.delays[0].minimum: "},
 		{"switch without key", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Enabled: []preset.SwitchFact{{Value: "true"}}}}, "injector.enabled[0]: "},
 		{"unknown dialect", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "acme"}}, "injector.annotate: "},
 	} {

@@ -138,18 +138,21 @@ type Delay struct {
 	Field string `json:"field,omitempty"`
 	// Default is the value when the setting is absent, a duration.
 	Default string `json:"default,omitempty"`
-	// Format is duration ("30s"), seconds ("30"), or boolean for an
-	// UntilIdle setting.
+	// Format is duration ("30s"), seconds ("30"), or boolean: a switch
+	// that, when true, keeps the sidecar after SIGTERM until its open
+	// connections have closed, for at least Minimum; when false or absent,
+	// the next setting decides.
 	Format string `json:"format,omitempty"`
-	// UntilIdle says the setting is a switch: when true, the sidecar stays
-	// after SIGTERM until its open connections have closed, for at least
-	// Minimum; when false or absent, the next setting decides.
-	UntilIdle bool `json:"untilIdle,omitempty"`
-	// Minimum is the shortest time an UntilIdle sidecar stays, a duration.
+	// Minimum is the shortest time the sidecar stays under a boolean
+	// setting, a duration.
 	Minimum string `json:"minimum,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
 }
+
+// UntilIdle reports whether the setting is a boolean switch that keeps the
+// sidecar until its open connections have closed.
+func (d Delay) UntilIdle() bool { return d.Format == FormatBoolean }
 
 // NativePreStopFact is the preStop a sidecar's injector writes on its native sidecar.
 type NativePreStopFact struct {

@@ -104,6 +104,9 @@ func ParseDelay(v string) (time.Duration, error) {
 // dialects are the annotation dialects package annotate writes.
 var dialects = []Dialect{LinkerdDialect, IstioDialect, GenericDialect}
 
+// Dialects lists the annotation dialects of package annotate.
+func Dialects() []Dialect { return slices.Clone(dialects) }
+
 // dialectNames lists the dialects as text.
 func dialectNames() []string {
 	var names []string
