@@ -109,15 +109,18 @@ func corpusWorkload(t *testing.T, path, kind, name string) *workload.Workload {
 	return nil
 }
 
-// TestAdmittedUnordered: with an empty config, a sidecar its injector adds
-// that the function cannot ask to order in the mode is a warning naming what
-// recognised it (Dapr writes no hold annotation); one it can is annotated
-// for (Kuma's wait-for-dataplane-ready), and the info result says so.
+// TestAdmittedUnordered: with no sidecars listed, a sidecar its injector
+// adds that the function cannot ask to order in the mode is a warning naming
+// what recognised it (Dapr writes no hold annotation); in native mode a
+// native sidecar its injector writes without a startupProbe is a warning
+// (Dapr's); one the function can ask for is annotated for (Kuma's
+// wait-for-dataplane-ready), and the info result says so.
 func TestAdmittedUnordered(t *testing.T) {
-	for _, tc := range []struct{ file, want, also, severity string }{
-		{"driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr), recognised by annotation dapr.io/enabled: "true" on the pod template (added at admission): the function cannot ask its injector to order it`, "", "warning"},
+	for _, tc := range []struct{ file, want, also, severity, mode string }{
+		{"driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr), recognised by annotation dapr.io/enabled: "true" on the pod template (added at admission): the function cannot ask its injector to order it`, "", "warning", ""},
+		{"driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr): its injector writes the native sidecar without a startupProbe`, "", "warning", "native"},
 		{"driver/testdata/catalog/kuma/inject.10.input.yaml", `recognised kuma-sidecar (kuma) by label kuma.io/sidecar-injection: "enabled" on the pod template (added at admission); `,
-			`set annotation kuma.io/wait-for-dataplane-ready: "true"`, "info"},
+			`set annotation kuma.io/wait-for-dataplane-ready: "true"`, "info", ""},
 	} {
 		f, err := os.Open(tc.file)
 		if err != nil {
@@ -128,7 +131,11 @@ func TestAdmittedUnordered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, results := New(krmtest.Config(t, "")).Start().Transform(items)
+		cfg := ""
+		if tc.mode != "" {
+			cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\nspec: {mode: " + tc.mode + "}\n"
+		}
+		_, results := New(krmtest.Config(t, cfg)).Start().Transform(items)
 		found := false
 		for _, r := range results {
 			found = found || (string(r.Severity) == tc.severity && strings.HasPrefix(r.Message, tc.want) && strings.Contains(r.Message, tc.also))

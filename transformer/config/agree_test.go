@@ -105,7 +105,7 @@ spec:
         enabled: [{annotation: acme.dev/inject, value: "true", namespace: true, source: acme webhook/inject.go}, {label: acme.dev/inject, field: x, value: "y"}]
         disabled: [{label: acme.dev/inject, value: "false", source: acme webhook/inject.go}, {annotation: acme.dev/inject, field: x, value: "n", namespace: true}]
         optOuts: [{annotation: acme.dev/config, field: hold, value: "false", source: acme webhook/inject.go}, {label: acme.dev/hold, value: "n", namespace: false}]
-        native: {keys: [acme.dev/native], boolean: true, default: {kubernetes: "1.29", version: "2.0"}, source: acme webhook/native.go}
+        native: {keys: [acme.dev/native], boolean: true, default: {kubernetes: "1.29", version: "2.0"}, noStartupProbe: true, source: acme webhook/native.go}
         annotate: generic
         annotations:
           ordered: [{key: acme.dev/hold, value: "true"}]

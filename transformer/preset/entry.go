@@ -208,6 +208,8 @@ type NativeFact struct {
 	Boolean bool `json:"boolean,omitempty"`
 	// Default is where the injector writes native sidecars by default.
 	Default *Since `json:"default,omitempty"`
+	// NoStartupProbe says the native sidecar the injector writes has no startupProbe: kubelet starts the application without waiting for it to be ready.
+	NoStartupProbe bool `json:"noStartupProbe,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
 }

@@ -115,6 +115,9 @@ type NativeSwitch struct {
 	// Default is where the injector writes native sidecars by default; nil
 	// when it does not.
 	Default *Since
+	// NoStartupProbe says the native sidecar the injector writes has no
+	// startupProbe: kubelet starts the application without waiting for it.
+	NoStartupProbe bool
 }
 
 // off reports whether a value of the switch turns native sidecars off.

@@ -70,7 +70,7 @@ func (e Entry) Preset() Preset {
 			Ordering:    inj.Ordering,
 		}
 		if n := inj.Native; n != nil {
-			p.Injector.Native = NativeSwitch{Keys: slices.Clone(n.Keys), Boolean: n.Boolean, Default: n.Default}
+			p.Injector.Native = NativeSwitch{Keys: slices.Clone(n.Keys), Boolean: n.Boolean, Default: n.Default, NoStartupProbe: n.NoStartupProbe}
 		}
 	}
 	return p

@@ -216,6 +216,9 @@ func nativeText(n preset.NativeFact) string {
 			text += `, off only with "false"`
 		}
 	}
+	if n.NoStartupProbe {
+		text += "; the native sidecar it writes has no startupProbe"
+	}
 	if n.Default == nil {
 		return text + "; native sidecars are off by default"
 	}
