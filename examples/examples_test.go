@@ -309,6 +309,36 @@ func TestKustomizeExec(t *testing.T) {
 	}
 }
 
+// TestKustomizeOwnCatalogEntry renders examples/catalog-own-entry, whose
+// functionConfig adds a sidecar of its own to the catalog, with kustomize:
+// the proxy is recognised by its image and ordered; rendering that output
+// again changes nothing.
+func TestKustomizeOwnCatalogEntry(t *testing.T) {
+	kustomize := kustomizeTool(t)
+	dir := workDir(t, "catalog-own-entry")
+	copyDir(t, "catalog-own-entry", dir)
+
+	out := mustRun(t, dir, nil, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", ".")
+	checkGolden(t, filepath.Join("catalog-own-entry", "expected", "output.yaml"), out)
+	items := parseItems(t, out)
+	checkSidecarFirst(t, items, "Deployment", "checkout", "egress", true)
+	checkValidItems(t, items)
+
+	again := workDir(t, "catalog-own-entry-again")
+	config, err := os.ReadFile(filepath.Join(dir, "sidecar-lifecycle.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, again, map[string]string{
+		"kustomization.yaml":     "resources:\n- rendered.yaml\ntransformers:\n- sidecar-lifecycle.yaml\n",
+		"rendered.yaml":          out,
+		"sidecar-lifecycle.yaml": string(config),
+	})
+	if second := mustRun(t, again, nil, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."); second != out {
+		t.Errorf("rendering the output again changed it (not idempotent; - first, + second):\n%s", diff(out, second))
+	}
+}
+
 // TestKustomizeInvalidConfig checks that an unknown config field fails the
 // build and that kustomize's stderr names the field.
 func TestKustomizeInvalidConfig(t *testing.T) {
