@@ -35,6 +35,8 @@ func Severity(action config.Action) fn.Severity {
 type Container struct {
 	// Name is the container's name.
 	Name string
+	// Image is the container's image.
+	Image string
 	// Sidecar is set for a sidecar the config names, and for a native sidecar.
 	Sidecar bool
 	// Native is set for an init container with restartPolicy Always.
@@ -73,6 +75,9 @@ func ReadPod(spec *yaml.RNode, sidecars map[string]bool) Pod {
 			c := yaml.NewRNode(n)
 			name := podspec.Name(n)
 			ct := Container{Name: name, Sidecar: sidecars[name], PreStop: prestop.Read(c)}
+			if image := c.Field("image"); image != nil {
+				ct.Image = yaml.GetValue(image.Value)
+			}
 			ct.PostStart, _ = hook.Exec(c, hook.PostStart)
 			if probe, err := c.Pipe(yaml.Lookup("startupProbe")); err == nil && probe != nil {
 				ct.StartupProbe = true

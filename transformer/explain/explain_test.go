@@ -421,6 +421,8 @@ func TestInjectedSwitches(t *testing.T) {
 		{"istio turned off by annotation", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}, annotations: {sidecar.istio.io/inject: \"false\"}}", false},
 		{"no switch", "metadata: {labels: {app: web}}", false},
 		{"in the pod already", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: linkerd-proxy, image: p:1}, {name: app, image: a:1}]", false},
+		{"in the pod already, under another name", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: mesh, image: cr.l5d.io/linkerd/proxy:edge-26.8.3}, {name: app, image: a:1}]", false},
+		{"only the mesh's init container, which shares its image", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}}\n    spec:\n      initContainers: [{name: istio-init, image: docker.io/istio/proxyv2:1.30.3}]\n      containers: [{name: app, image: a:1}]", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

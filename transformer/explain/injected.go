@@ -55,7 +55,7 @@ func injected(cfg *config.SidecarLifecycle, node *yaml.RNode, pod budget.Pod, ns
 	var out []budget.Injected
 	for _, p := range cfg.Spec.Presets() {
 		names := containerNames(cfg, p)
-		if _, _, on := p.Admitted(tmpl, ns[w.Namespace]); !on || inPod(pod, names) {
+		if _, _, on := p.Admitted(tmpl, ns[w.Namespace]); !on || inPod(pod, names, p) {
 			continue
 		}
 		in := budget.Injected{Exit: budget.InjectedExit(names[0], p.ExitDelays, tmpl.Annotations)}
@@ -77,10 +77,13 @@ func containerNames(cfg *config.SidecarLifecycle, p preset.Preset) []string {
 	return append(names, p.Containers...)
 }
 
-// inPod reports whether a container or init container of the pod has one of the names.
-func inPod(pod budget.Pod, names []string) bool {
+// inPod reports whether a container or init container of the pod has one
+// of the names, or is one the preset recognises, by name or image, as the
+// function's edits do.
+func inPod(pod budget.Pod, names []string, p preset.Preset) bool {
 	for _, c := range slices.Concat(pod.Init, pod.Containers) {
-		if slices.Contains(names, c.Name) {
+		_, recognised := p.Recognises(c.Name, c.Image)
+		if (recognised && !slices.Contains(p.InitContainers, c.Name)) || slices.Contains(names, c.Name) {
 			return true
 		}
 	}
