@@ -58,8 +58,11 @@ func TestMemoryBoundedOnEveryForm(t *testing.T) {
 		if err := os.WriteFile(path, form.in, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// The least peak of a few runs: a busy machine raises one run's
+		// peak (the collector runs later), never lowers it. The base is the
+		// least of three.
 		var rss int64
-		for run := 0; run < 2 && (rss == 0 || float64(rss) > form.bound*float64(base)); run++ {
+		for run := 0; run < 4 && (rss == 0 || (form.bound == 0 && run < 3) || (form.bound > 0 && float64(rss) > form.bound*float64(base))); run++ {
 			m, err := measure(binary, path, "pipe")
 			if err != nil {
 				t.Fatal(err)
