@@ -294,19 +294,7 @@ func TestKustomizeExec(t *testing.T) {
 	checkGolden(t, filepath.Join("kustomize-exec", "expected", "output.yaml"), out)
 	checkSidecarFirst(t, parseItems(t, out), "Deployment", "web", "linkerd-proxy", true)
 
-	again := workDir(t, "kustomize-exec-again")
-	config, err := os.ReadFile(filepath.Join(dir, "sidecar-lifecycle.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, again, map[string]string{
-		"kustomization.yaml":     "resources:\n- rendered.yaml\ntransformers:\n- sidecar-lifecycle.yaml\n",
-		"rendered.yaml":          out,
-		"sidecar-lifecycle.yaml": string(config),
-	})
-	if second := mustRun(t, again, nil, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."); second != out {
-		t.Errorf("rendering the output again changed it (not idempotent; - first, + second):\n%s", diff(out, second))
-	}
+	renderAgain(t, kustomize, dir, "kustomize-exec-again", out)
 }
 
 // TestKustomizeOwnCatalogEntry renders examples/catalog-own-entry, whose
@@ -324,17 +312,25 @@ func TestKustomizeOwnCatalogEntry(t *testing.T) {
 	checkSidecarFirst(t, items, "Deployment", "checkout", "egress", true)
 	checkValidItems(t, items)
 
-	again := workDir(t, "catalog-own-entry-again")
+	renderAgain(t, kustomize, dir, "catalog-own-entry-again", out)
+}
+
+// renderAgain renders out, kustomize's output of the example in dir, with
+// the example's functionConfig as an exec transformer in a new directory
+// named again: the output must not change.
+func renderAgain(t *testing.T, kustomize, dir, again, out string) {
+	t.Helper()
+	to := workDir(t, again)
 	config, err := os.ReadFile(filepath.Join(dir, "sidecar-lifecycle.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, again, map[string]string{
+	writeFiles(t, to, map[string]string{
 		"kustomization.yaml":     "resources:\n- rendered.yaml\ntransformers:\n- sidecar-lifecycle.yaml\n",
 		"rendered.yaml":          out,
 		"sidecar-lifecycle.yaml": string(config),
 	})
-	if second := mustRun(t, again, nil, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."); second != out {
+	if second := mustRun(t, to, nil, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."); second != out {
 		t.Errorf("rendering the output again changed it (not idempotent; - first, + second):\n%s", diff(out, second))
 	}
 }

@@ -34,14 +34,7 @@ func TestIstioAnnotate(t *testing.T) {
 	kpt := kptTool(t)
 	dir := workDir(t, "istio-annotate")
 	copyDir(t, "istio-annotate", dir)
-	env := toolsOnPath(t, functionBinary())
-	eval := func() string {
-		t.Helper()
-		results := t.TempDir()
-		mustRun(t, dir, env, kpt, "fn", "eval", "shop", "--exec", "sidecar-lifecycle",
-			"--fn-config", "sidecar-lifecycle.yaml", "--results-dir", results)
-		return readFile(t, filepath.Join(results, "results.yaml"))
-	}
+	eval := execEval(t, kpt, dir, "shop", "--fn-config", "sidecar-lifecycle.yaml")
 
 	results := eval()
 	pkg := filepath.Join(dir, "shop")
@@ -259,13 +252,7 @@ func TestCatalogZeroConfig(t *testing.T) {
 	kpt := kptTool(t)
 	dir := workDir(t, "catalog")
 	copyDir(t, "catalog", dir)
-	env := toolsOnPath(t, functionBinary())
-	eval := func() string {
-		t.Helper()
-		results := t.TempDir()
-		mustRun(t, dir, env, kpt, "fn", "eval", "apps", "--exec", "sidecar-lifecycle", "--results-dir", results)
-		return readFile(t, filepath.Join(results, "results.yaml"))
-	}
+	eval := execEval(t, kpt, dir, "apps")
 
 	results := eval()
 	pkg := filepath.Join(dir, "apps")
@@ -291,4 +278,17 @@ func TestCatalogZeroConfig(t *testing.T) {
 	results = eval()
 	sameFiles(t, "the first eval", first, "the second eval", readDir(t, pkg))
 	checkNoChanges(t, results)
+}
+
+// execEval returns a function that runs kpt fn eval --exec on the package
+// pkg of dir with the function on PATH and the extra arguments, and
+// returns the results kpt writes.
+func execEval(t *testing.T, kpt, dir, pkg string, args ...string) func() string {
+	env := toolsOnPath(t, functionBinary())
+	return func() string {
+		t.Helper()
+		results := t.TempDir()
+		mustRun(t, dir, env, kpt, append([]string{"fn", "eval", pkg, "--exec", "sidecar-lifecycle", "--results-dir", results}, args...)...)
+		return readFile(t, filepath.Join(results, "results.yaml"))
+	}
 }
