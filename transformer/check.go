@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podcheck"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // checkWorkload checks the fields of the workload the function reads or
@@ -46,7 +47,7 @@ func unknownAnnotations(w *workload.Workload) []string {
 	}
 	var errs []string
 	for _, meta := range w.MetadataPaths() {
-		n, err := w.Node.Pipe(yaml.Lookup(append(append([]string(nil), meta...), yaml.AnnotationsField)...))
+		n, err := yamlnode.Lookup(w.Node, append(append([]string(nil), meta...), yaml.AnnotationsField)...)
 		if err != nil || n == nil || n.YNode().Kind != yaml.MappingNode {
 			continue
 		}

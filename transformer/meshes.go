@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // optedOutHere reports whether a sidecar the workload opts out of is in the
@@ -89,7 +90,7 @@ func toConvert(spec *yaml.RNode, sidecars []sidecarPlan) bool {
 // and Istio's status annotation, which lists where each injected container
 // is. It adds no mesh annotation the pod template does not have.
 func inPodMeta(w *workload.Workload, spec *yaml.RNode, found []sidecarPlan, p plan, log *report.Log) error {
-	meta, err := w.Node.Pipe(yaml.Lookup(w.TemplateMetaPath()...))
+	meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...)
 	if err != nil || meta == nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // namespaces are the Namespaces of a run's input, by name: their labels
@@ -32,7 +33,7 @@ func (ns namespaces) skips(name string) bool {
 func recognise(spec *yaml.RNode, sp *sidecarPlan) {
 	var candidates []container
 	for _, field := range []string{podspec.Containers, podspec.InitContainers} {
-		list, err := spec.Pipe(yaml.Lookup(field))
+		list, err := yamlnode.Lookup(spec, field)
 		if err != nil || list == nil || list.YNode().Kind != yaml.SequenceNode {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // AnnotationConfigHash is stamped on pod templates with rolloutOnChange.
@@ -55,7 +56,7 @@ var _ kio.Filter = rolloutHash{}
 // Filter sets the annotation on each metadata node.
 func (f rolloutHash) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 	return kio.FilterAll(yaml.FilterFunc(func(meta *yaml.RNode) (*yaml.RNode, error) {
-		cur, err := meta.Pipe(yaml.Lookup(yaml.AnnotationsField, AnnotationConfigHash))
+		cur, err := yamlnode.Lookup(meta, yaml.AnnotationsField, AnnotationConfigHash)
 		if err == nil && cur != nil && yaml.GetValue(cur) == f.Hash {
 			return meta, nil
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // sidecarNames are the sidecars of a pod spec: the containers the config
@@ -67,7 +68,7 @@ func (t *Transformer) fact(node *yaml.RNode, outcome outcome) budget.Fact {
 		return budget.Fact{}
 	}
 	var labels map[string]string
-	if meta, err := node.Pipe(yaml.Lookup(w.TemplateMetaPath()...)); err == nil && meta != nil {
+	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
 	pod := budget.ReadPod(spec, t.sidecarNames(spec))
@@ -111,7 +112,7 @@ func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
 	if len(injected) == 0 {
 		return
 	}
-	meta, err := w.Node.Pipe(yaml.Lookup(w.TemplateMetaPath()...))
+	meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...)
 	if err != nil || meta == nil || meta.YNode().Kind != yaml.MappingNode {
 		meta = yaml.NewMapRNode(nil)
 	}

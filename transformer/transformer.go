@@ -16,6 +16,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
@@ -238,7 +239,7 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 // sidecar that keeps running.
 func warnInit(spec *yaml.RNode, name string, log *report.Log) {
 	c := podspec.Find(spec, podspec.InitContainers, name)
-	if rp, err := c.Pipe(yaml.Lookup("restartPolicy")); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
+	if rp, err := yamlnode.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
 		log.Warn("%s is a native sidecar (an init container with restartPolicy Always); ordered mode leaves it there", name)
 		return
 	}

@@ -230,7 +230,7 @@ func orderedJSON(n *yaml.Node) (string, error) {
 }
 
 func get(meta *yaml.RNode, key string) (string, bool) {
-	n, err := meta.Pipe(yaml.Lookup(yaml.AnnotationsField, key))
+	n, err := yamlnode.Lookup(meta, yaml.AnnotationsField, key)
 	if err != nil || n == nil {
 		return "", false
 	}
@@ -251,7 +251,7 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 
 // later returns whichever of two annotations stands later; a when b is absent.
 func later(meta *yaml.RNode, a, b string) string {
-	annotations, err := meta.Pipe(yaml.Lookup(yaml.AnnotationsField))
+	annotations, err := yamlnode.Lookup(meta, yaml.AnnotationsField)
 	if err != nil || annotations == nil {
 		return a
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Annotations and defaults of the load balancers the budget reads.
@@ -153,7 +155,7 @@ func observeIngress(item *yaml.RNode, ref Ref) *Ingress {
 	annotations := item.GetAnnotations()
 	in := &Ingress{Ref: ref, Attributes: attribute(annotations, ALBTargetGroupAttributes)}
 	class := annotations["kubernetes.io/ingress.class"]
-	if n, err := item.Pipe(yaml.Lookup("spec", "ingressClassName")); err == nil && n != nil {
+	if n, err := yamlnode.Lookup(item, "spec", "ingressClassName"); err == nil && n != nil {
 		class = yaml.GetValue(n)
 	}
 	in.ALB = class == "alb"
@@ -253,7 +255,7 @@ func observeBackendConfig(item *yaml.RNode, ref Ref) *BackendConfig {
 }
 
 func lookup(n *yaml.RNode, path ...string) *yaml.RNode {
-	out, err := n.Pipe(yaml.Lookup(path...))
+	out, err := yamlnode.Lookup(n, path...)
 	if err != nil || out == nil || out.IsNil() {
 		return nil
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/grace"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Severity is the severity of a budget break: a warning, an error with
@@ -79,11 +80,11 @@ func ReadPod(spec *yaml.RNode, sidecars map[string]bool) Pod {
 				ct.Image = yaml.GetValue(image.Value)
 			}
 			ct.PostStart, _ = hook.Exec(c, hook.PostStart)
-			if probe, err := c.Pipe(yaml.Lookup("startupProbe")); err == nil && probe != nil {
+			if probe, err := yamlnode.Lookup(c, "startupProbe"); err == nil && probe != nil {
 				ct.StartupProbe = true
 			}
 			if field == podspec.InitContainers {
-				if rp, err := c.Pipe(yaml.Lookup("restartPolicy")); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
+				if rp, err := yamlnode.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
 					ct.Native, ct.Sidecar = true, true
 				}
 				p.Init = append(p.Init, ct)

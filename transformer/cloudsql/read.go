@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Flag names of the v2 proxy (cmd/root.go) and of the v1 proxy
@@ -158,7 +160,7 @@ func imageVersion(image string) ([3]int, bool) {
 // the flag name upper-cased with "-" as "_"; a later entry wins, an empty
 // value is unset.
 func (p *Proxy) readEnv(c *yaml.RNode, at string) {
-	env, err := c.Pipe(yaml.Lookup("env"))
+	env, err := yamlnode.Lookup(c, "env")
 	if err == nil && env != nil && env.YNode().Kind == yaml.SequenceNode {
 		for i, e := range env.YNode().Content {
 			name := stringField(yaml.NewRNode(e), "name")
@@ -179,7 +181,7 @@ func (p *Proxy) readEnv(c *yaml.RNode, at string) {
 			}
 		}
 	}
-	if from, err := c.Pipe(yaml.Lookup("envFrom")); err == nil && from != nil && len(from.YNode().Content) > 0 {
+	if from, err := yamlnode.Lookup(c, "envFrom"); err == nil && from != nil && len(from.YNode().Content) > 0 {
 		p.Unread = append(p.Unread, at+".envFrom")
 	}
 }

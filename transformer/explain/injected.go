@@ -12,6 +12,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // namespaces reads the Namespaces of the input (entries of a List too), by name.
@@ -49,7 +50,7 @@ func injected(cfg *config.SidecarLifecycle, node *yaml.RNode, pod budget.Pod, ns
 		return nil
 	}
 	tmpl := preset.Meta{}
-	if meta, err := node.Pipe(yaml.Lookup(w.TemplateMetaPath()...)); err == nil && meta != nil {
+	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
 		tmpl = preset.Meta{Labels: budget.Labels(meta), Annotations: budget.Annotations(meta)}
 	}
 	var out []budget.Injected

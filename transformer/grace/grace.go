@@ -16,6 +16,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Field is the pod spec field the filter keeps consistent.
@@ -56,7 +57,7 @@ func (f Filter) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
 
 // Current returns the pod spec's grace period, the Kubernetes default when absent.
 func Current(spec *yaml.RNode) int64 {
-	n, err := spec.Pipe(yaml.Lookup(Field))
+	n, err := yamlnode.Lookup(spec, Field)
 	if err != nil || n == nil || n.IsNil() {
 		return DefaultSeconds
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Hook names under a container's lifecycle.
@@ -20,7 +22,7 @@ const (
 
 // Get returns the hook's handler node, or nil.
 func Get(container *yaml.RNode, name string) *yaml.RNode {
-	n, err := container.Pipe(yaml.Lookup("lifecycle", name))
+	n, err := yamlnode.Lookup(container, "lifecycle", name)
 	if err != nil || n == nil || n.IsNilOrEmpty() {
 		return nil
 	}
@@ -33,7 +35,7 @@ func Exec(container *yaml.RNode, name string) ([]string, bool) {
 	if h == nil {
 		return nil, false
 	}
-	cmd, err := h.Pipe(yaml.Lookup("exec", "command"))
+	cmd, err := yamlnode.Lookup(h, "exec", "command")
 	if err != nil || cmd == nil || cmd.YNode().Kind != yaml.SequenceNode {
 		return nil, false
 	}
@@ -55,7 +57,7 @@ func SleepAction(container *yaml.RNode, name string) (int64, bool) {
 	if h == nil {
 		return 0, false
 	}
-	n, err := h.Pipe(yaml.Lookup("sleep", "seconds"))
+	n, err := yamlnode.Lookup(h, "sleep", "seconds")
 	if err != nil || n == nil {
 		return 0, false
 	}

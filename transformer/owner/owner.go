@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Ref names an object: its type, namespace and name.
@@ -44,7 +45,7 @@ var clusterScoped = map[string]bool{"v1/Node": true}
 // across namespaces), unless it is cluster-scoped. Fields of another shape
 // than Kubernetes writes are read as no controller.
 func Controller(item *yaml.RNode) (Ref, bool) {
-	refs, err := item.Pipe(yaml.Lookup(yaml.MetadataField, "ownerReferences"))
+	refs, err := yamlnode.Lookup(item, yaml.MetadataField, "ownerReferences")
 	if err != nil || refs == nil || refs.YNode().Kind != yaml.SequenceNode {
 		return Ref{}, false
 	}

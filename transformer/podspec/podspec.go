@@ -4,6 +4,8 @@ package podspec
 
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Container list fields of a pod spec.
@@ -17,7 +19,7 @@ const (
 // List returns the named container list of the pod spec, or nil when absent
 // or not a list.
 func List(spec *yaml.RNode, field string) *yaml.RNode {
-	seq, err := spec.Pipe(yaml.Lookup(field))
+	seq, err := yamlnode.Lookup(spec, field)
 	if err != nil || seq == nil || seq.YNode().Kind != yaml.SequenceNode {
 		return nil
 	}

@@ -74,7 +74,7 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 
 // PodSpec returns the pod spec node, or nil when the resource has none.
 func (w *Workload) PodSpec() (*yaml.RNode, error) {
-	return w.Node.Pipe(yaml.Lookup(w.SpecPath...))
+	return yamlnode.Lookup(w.Node, w.SpecPath...)
 }
 
 // TemplateMetaPath is the path of the pod template's metadata: the pod's own
@@ -94,7 +94,7 @@ func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
 	parent := w.Node
 	if len(path) > 1 {
 		var err error
-		if parent, err = w.Node.Pipe(yaml.Lookup(path[:len(path)-1]...)); err != nil || parent == nil {
+		if parent, err = yamlnode.Lookup(w.Node, path[:len(path)-1]...); err != nil || parent == nil {
 			return nil, fmt.Errorf("no pod template at %s", strings.Join(path[:len(path)-1], "."))
 		}
 	}
@@ -103,7 +103,7 @@ func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
 
 // TemplateLabel returns a label of the pod template.
 func (w *Workload) TemplateLabel(key string) (string, bool) {
-	n, err := w.Node.Pipe(yaml.Lookup(append(w.TemplateMetaPath(), yaml.LabelsField, key)...))
+	n, err := yamlnode.Lookup(w.Node, append(w.TemplateMetaPath(), yaml.LabelsField, key)...)
 	if err != nil || n == nil {
 		return "", false
 	}
@@ -126,7 +126,7 @@ func (w *Workload) Annotation(key string) (string, bool) {
 // annotation was found in, for messages.
 func (w *Workload) AnnotationAt(key string) (value string, metadata []string, ok bool) {
 	for _, p := range w.MetadataPaths() {
-		n, err := w.Node.Pipe(yaml.Lookup(append(append([]string(nil), p...), yaml.AnnotationsField, key)...))
+		n, err := yamlnode.Lookup(w.Node, append(append([]string(nil), p...), yaml.AnnotationsField, key)...)
 		if err == nil && n != nil {
 			return yaml.GetValue(n), p, true
 		}
