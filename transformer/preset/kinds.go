@@ -22,8 +22,11 @@ func all() []Preset {
 			others = append(others, p)
 		}
 	}
-	return append(append(meshes, others...), Preset{Name: None, SleepCommand: DefaultSleepCommand})
+	return append(append(meshes, others...), none())
 }
+
+// none is the preset of a sidecar the catalog does not know.
+func none() Preset { return Preset{Name: None, SleepCommand: DefaultSleepCommand} }
 
 // Preset returns what the engine asks of the entry's sidecar.
 func (e Entry) Preset() Preset {

@@ -137,9 +137,12 @@ var DefaultSleepCommand = []string{"/bin/sleep"}
 
 // Lookup returns the named preset.
 func Lookup(name string) (Preset, bool) {
-	for _, p := range all() {
-		if p.Name == name {
-			return p, true
+	if name == None {
+		return none(), true
+	}
+	for _, e := range Builtin() {
+		if e.Name == name {
+			return e.Preset(), true
 		}
 	}
 	return Preset{}, false
