@@ -146,12 +146,24 @@ func Entries(seq *yaml.Node) ([]byte, error) {
 
 // ResultsText encodes results (any value that marshals to a YAML sequence)
 // as entries of the results list, the way the whole-list path writes them:
-// marshalled, parsed, then written by kio.ByteWriter.
+// marshalled, parsed, then written by kio.ByteWriter. The marshalled text
+// is already those entries (the writer's encoder wrote it, and each scalar
+// parses back to its value and style), so it is used as it is; a value
+// that does not marshal to a block sequence takes the round trip.
+// FuzzResultsText holds the two to the same bytes.
 func ResultsText(results any) ([]byte, error) {
 	b, err := yaml.Marshal(results)
 	if err != nil {
 		return nil, err
 	}
+	if bytes.HasPrefix(b, []byte("- ")) {
+		return b, nil
+	}
+	return resultsRoundTrip(b)
+}
+
+// resultsRoundTrip parses marshalled results and encodes them as entries.
+func resultsRoundTrip(b []byte) ([]byte, error) {
 	node, err := yaml.Parse(string(b))
 	if err != nil {
 		return nil, err

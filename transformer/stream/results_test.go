@@ -1,0 +1,46 @@
+package stream
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// FuzzResultsText holds ResultsText, which writes the marshalled text, to
+// the round trip the whole-list path takes (marshal, parse, encode), for
+// results with any message, name and field value.
+func FuzzResultsText(f *testing.F) {
+	for _, seed := range []string{
+		"", "plain words", "true", "yes", "on", "~", "null", "0x1F", "1e3", "12:30", "- item", "key: value",
+		"# comment", "a #b", "trailing ", " leading", "line\nbreak", "line\nbreak\n", "\n\nblank\n\n", "  indented\nnext",
+		"tab\there", "quote \" and ' both", "emoji ✓ and \u00e9", "control \x01", "\u2028 line separator",
+		"a very long message that goes on and on beyond eighty columns of text, to see whether anything folds it at all",
+		"crlf\r\nline", "{flow: map}", "[flow, list]", "*alias", "&anchor", "!tag", "%directive", "@at", "`tick`",
+	} {
+		f.Add(seed, seed, seed)
+	}
+	f.Fuzz(func(t *testing.T, message, name, value string) {
+		results := fn.Results{
+			{Message: message, Severity: fn.Info, ResourceRef: &fn.ResourceRef{APIVersion: "apps/v1", Kind: "Deployment", Name: name, Namespace: value}},
+			{Message: value, Severity: fn.Warning, Field: &fn.Field{Path: name, CurrentValue: value, ProposedValue: message}, Tags: map[string]string{name: value}},
+			{Message: name, Severity: fn.Error, File: &fn.File{Path: value, Index: 3}},
+		}
+		got, err := ResultsText(results)
+		if err != nil {
+			t.Skip("does not marshal:", err)
+		}
+		b, err := yaml.Marshal(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := resultsRoundTrip(b)
+		if err != nil {
+			t.Skip("does not parse back:", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("ResultsText wrote\n%s\nthe round trip\n%s", got, want)
+		}
+	})
+}
