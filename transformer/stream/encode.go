@@ -127,11 +127,20 @@ func ItemText(item *yaml.RNode) ([]byte, error) {
 func Entries(seq *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(2048)
+	if writeBlock(&buf, seq) {
+		return buf.Bytes(), nil
+	}
+	buf.Reset()
+	return encodeEntries(&buf, seq)
+}
+
+// encodeEntries is Entries by the encoder.
+func encodeEntries(buf *bytes.Buffer, seq *yaml.Node) ([]byte, error) {
 	const key = "x:\n"
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{
 		Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "x"}, seq},
 	}}}
-	enc := yaml.NewEncoder(&buf)
+	enc := yaml.NewEncoder(buf)
 	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,289 @@
+package stream
+
+import (
+	"bytes"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// writeBlock writes a sequence of mappings at column 0 the way kyaml's
+// encoder (yaml.v3, two-space indentation, sequences at their key's
+// column) writes it, for the node shapes met in nearly every resource:
+// block mappings and sequences, empty ones, plain and simply quoted
+// scalars, and comment lines before a key. It reports false, having
+// written something or nothing, on any other shape (anchors, aliases, tags,
+// flow collections, block scalars, other comments, keys or values it
+// cannot tell are written plain); Entries then asks the encoder.
+//
+// The encoder keeps every event of a document in a queue it never
+// shortens, so an item costs about 300 bytes per node in events, copied
+// each time the queue grows; this writer costs the output. TestBlockWriter
+// holds the two to the same bytes.
+func writeBlock(buf *bytes.Buffer, seq *yaml.Node) bool {
+	if seq.Kind != yaml.SequenceNode || !plainCollection(seq, yaml.NodeTagSeq) || len(seq.Content) == 0 {
+		return false
+	}
+	return blockWriter{buf}.sequence(seq, 0)
+}
+
+// blockWriter appends to a buffer.
+type blockWriter struct{ buf *bytes.Buffer }
+
+// sequence writes a non-empty block sequence's entries at indent.
+func (w blockWriter) sequence(seq *yaml.Node, indent int) bool {
+	for _, item := range seq.Content {
+		if item.HeadComment != "" {
+			if !w.comment(item.HeadComment, indent, false) {
+				return false
+			}
+			item = headless(item)
+		}
+		w.indent(indent)
+		w.buf.WriteString("- ")
+		switch {
+		case item.Kind == yaml.MappingNode && plainCollection(item, yaml.NodeTagMap) && len(item.Content) > 0:
+			if !w.mapping(item, indent+2, true) {
+				return false
+			}
+		case !w.leaf(item):
+			return false
+		}
+	}
+	return true
+}
+
+// mapping writes a non-empty block mapping's pairs at indent; inline is
+// set when its first key follows a "- " already written.
+func (w blockWriter) mapping(m *yaml.Node, indent int, inline bool) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, value := m.Content[i], m.Content[i+1]
+		text, ok := plainKey(key)
+		if !ok {
+			return false
+		}
+		first := i == 0 && inline
+		if key.HeadComment != "" && !w.comment(key.HeadComment, indent, first) {
+			return false
+		}
+		if !first || key.HeadComment != "" {
+			w.indent(indent)
+		}
+		w.buf.WriteString(text)
+		w.buf.WriteByte(':')
+		switch {
+		case value.Kind == yaml.MappingNode && plainCollection(value, yaml.NodeTagMap) && len(value.Content) > 0:
+			w.buf.WriteByte('\n')
+			if !w.mapping(value, indent+2, false) {
+				return false
+			}
+		case value.Kind == yaml.SequenceNode && plainCollection(value, yaml.NodeTagSeq) && len(value.Content) > 0:
+			w.buf.WriteByte('\n')
+			if !w.sequence(value, indent) {
+				return false
+			}
+		default:
+			w.buf.WriteByte(' ')
+			if !w.leaf(value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// flow writes a collection in flow style, or a scalar, as the encoder
+// writes it inside one.
+func (w blockWriter) flow(n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode {
+		text, ok := scalarText(n)
+		if !ok || hasComment(n) || (n.Style == 0 && strings.ContainsAny(text, ",?[]{}:")) {
+			return false
+		}
+		w.buf.WriteString(text)
+		return true
+	}
+	open, close, tag := "[", "]", yaml.NodeTagSeq
+	if n.Kind == yaml.MappingNode {
+		open, close, tag = "{", "}", yaml.NodeTagMap
+	}
+	if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode || n.Anchor != "" || (n.Tag != "" && n.Tag != tag) || hasComment(n) {
+		return false
+	}
+	w.buf.WriteString(open)
+	for i, c := range n.Content {
+		switch {
+		case i == 0:
+		case n.Kind == yaml.MappingNode && i%2 == 1:
+			w.buf.WriteString(": ")
+		default:
+			w.buf.WriteString(", ")
+		}
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			if _, ok := plainKey(c); !ok {
+				return false
+			}
+		}
+		if !w.flow(c) {
+			return false
+		}
+	}
+	w.buf.WriteString(close)
+	return true
+}
+
+// leaf writes a scalar or an empty collection and its line break.
+func (w blockWriter) leaf(n *yaml.Node) bool {
+	switch {
+	case (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style == yaml.FlowStyle:
+		if !w.flow(n) {
+			return false
+		}
+		w.buf.WriteByte('\n')
+	case n.Kind == yaml.MappingNode && plainCollection(n, yaml.NodeTagMap) && len(n.Content) == 0:
+		w.buf.WriteString("{}\n")
+	case n.Kind == yaml.SequenceNode && plainCollection(n, yaml.NodeTagSeq) && len(n.Content) == 0:
+		w.buf.WriteString("[]\n")
+	default:
+		text, ok := scalarText(n)
+		if !ok {
+			return false
+		}
+		w.buf.WriteString(text)
+		if c := n.LineComment; c != "" {
+			if !strings.HasPrefix(c, "#") || strings.Contains(c, "\n") || !printableASCII(c) {
+				return false
+			}
+			w.buf.WriteByte(' ')
+			w.buf.WriteString(c)
+		}
+		w.buf.WriteByte('\n')
+	}
+	return true
+}
+
+// comment writes a head comment's lines at indent, the first where the
+// line already is when inline: lines that each start with "#", no blank
+// line, no trailing line break.
+func (w blockWriter) comment(text string, indent int, inline bool) bool {
+	for line := range strings.SplitSeq(text, "\n") {
+		if !strings.HasPrefix(line, "#") || !printableASCII(line) {
+			return false
+		}
+		if !inline {
+			w.indent(indent)
+		}
+		inline = false
+		w.buf.WriteString(line)
+		w.buf.WriteByte('\n')
+	}
+	return true
+}
+
+func (w blockWriter) indent(n int) {
+	for range n {
+		w.buf.WriteByte(' ')
+	}
+}
+
+// plainCollection reports whether a mapping or sequence has none of the
+// properties the writer leaves to the encoder: a flow style, an anchor, a
+// tag other than its own, a comment.
+func plainCollection(n *yaml.Node, tag string) bool {
+	return n.Style == 0 && n.Anchor == "" && (n.Tag == "" || n.Tag == tag) && n.LineComment == "" && n.FootComment == "" && n.HeadComment == ""
+}
+
+// headless is a copy of n without its head comment, which the writer has
+// written.
+func headless(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.HeadComment = ""
+	return &c
+}
+
+// plainKey is a mapping key as the encoder writes it: a plain string it
+// writes as it is.
+func plainKey(n *yaml.Node) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Style != 0 || n.Anchor != "" || n.LineComment != "" || n.FootComment != "" ||
+		(n.Tag != "" && n.Tag != yaml.NodeTagString) || len(n.Value) > 100 || !plainString(n.Value) {
+		return "", false
+	}
+	return n.Value, true
+}
+
+// scalarText is a scalar value as the encoder writes it, without its line
+// comment, for the scalars
+// whose writing the writer knows: a plain string that reads back as a
+// string, a decimal integer or a boolean tagged as such, and a string of
+// printable ASCII in double or single quotes.
+func scalarText(n *yaml.Node) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Anchor != "" || n.HeadComment != "" || n.FootComment != "" {
+		return "", false
+	}
+	v := n.Value
+	switch {
+	case n.Style == 0 && (n.Tag == "" || n.Tag == yaml.NodeTagString):
+		return v, plainString(v)
+	case n.Style == 0 && n.Tag == yaml.NodeTagInt:
+		return v, decimal(v)
+	case n.Style == 0 && n.Tag == yaml.NodeTagBool:
+		return v, v == "true" || v == "false"
+	case n.Style == yaml.DoubleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
+		return `"` + v + `"`, printableASCII(v) && !strings.ContainsAny(v, `"\`)
+	case n.Style == yaml.SingleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
+		return "'" + v + "'", v != "" && printableASCII(v) && !strings.Contains(v, "'") && v[0] != ' ' && v[len(v)-1] != ' '
+	}
+	return "", false
+}
+
+// plainString reports whether the encoder writes a string plain and as it
+// is, and a reader reads it back as that string. It holds printable ASCII
+// with no ": ", " #", ":" at the end, space at either end or "---" at the
+// start, and starts with a letter, "/", "$" or "_" (and is not a word YAML
+// reads as a boolean or null), with "--" or "-" and a letter, or with a
+// digit when it also holds a character no number or timestamp has (500m,
+// 128Mi, 30s, 25%).
+func plainString(s string) bool {
+	if s == "" || !printableASCII(s) || s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' ||
+		strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasPrefix(s, "---") {
+		return false
+	}
+	switch c := s[0]; {
+	case isLetter(c):
+		return !specialWords[strings.ToLower(s)]
+	case c == '/' || c == '$' || c == '_':
+		return true
+	case c == '-':
+		return len(s) > 1 && (isLetter(s[1]) || s[1] == '-')
+	case c >= '0' && c <= '9':
+		return strings.Trim(s, "0123456789+-._: eExXoObBtTzZabcdfABCDF") != ""
+	}
+	return false
+}
+
+// specialWords are the plain words YAML 1.1 or 1.2 reads as booleans or
+// null, in lower case.
+var specialWords = map[string]bool{
+	"true": true, "false": true, "null": true, "yes": true, "no": true, "on": true, "off": true, "y": true, "n": true,
+}
+
+// decimal reports whether s is a decimal integer as YAML writes one: 0, or
+// an optional minus and digits not starting with 0.
+func decimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	return strings.Trim(s, "0123456789") == ""
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
