@@ -124,7 +124,7 @@ func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
 			sc.waitBeforeExit = 0
 		}
 	}
-	written := meta.Copy()
+	written := yamlnode.Copy(meta)
 	// Errors are reported when the annotations are written.
 	_ = applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(ordered, plan{mode: config.ModeOrdered}), Log: &report.Log{}}}, written)
 	annotations := budget.Annotations(written)

@@ -114,7 +114,7 @@ func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
 	}
 	res := itemResult{Node: item}
 	copied := *w
-	copied.Node = item.Copy()
+	copied.Node = yamlnode.Copy(item)
 	// The comment at the end of the item stays at its end, whatever moves.
 	trailing := yamlshape.TakeTrailing(copied.Node.YNode())
 	outcome, annotated, err := t.edit(&copied, p, &res.Log)

@@ -96,7 +96,7 @@ func StringList(values ...string) *yaml.RNode {
 	seq := yaml.NewListRNode()
 	for _, v := range values {
 		n := yaml.NewStringRNode(v).YNode()
-		if yaml.IsYaml1_1NonString(n) {
+		if !yamlnode.PlainString(v) && yaml.IsYaml1_1NonString(n) {
 			n.Style = yaml.DoubleQuotedStyle // "on", "no", "y": strings to every decoder
 		}
 		seq.YNode().Content = append(seq.YNode().Content, n)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // writeBlock writes a sequence of mappings at column 0 the way kyaml's
@@ -151,7 +153,7 @@ func (w blockWriter) leaf(n *yaml.Node) bool {
 		}
 		w.buf.WriteString(text)
 		if c := n.LineComment; c != "" {
-			if !strings.HasPrefix(c, "#") || strings.Contains(c, "\n") || !printableASCII(c) {
+			if !strings.HasPrefix(c, "#") || strings.Contains(c, "\n") || !yamlnode.PrintableASCII(c) {
 				return false
 			}
 			w.buf.WriteByte(' ')
@@ -167,7 +169,7 @@ func (w blockWriter) leaf(n *yaml.Node) bool {
 // line, no trailing line break.
 func (w blockWriter) comment(text string, indent int, inline bool) bool {
 	for line := range strings.SplitSeq(text, "\n") {
-		if !strings.HasPrefix(line, "#") || !printableASCII(line) {
+		if !strings.HasPrefix(line, "#") || !yamlnode.PrintableASCII(line) {
 			return false
 		}
 		if !inline {
@@ -205,7 +207,7 @@ func headless(n *yaml.Node) *yaml.Node {
 // writes as it is.
 func plainKey(n *yaml.Node) (string, bool) {
 	if n.Kind != yaml.ScalarNode || n.Style != 0 || n.Anchor != "" || n.LineComment != "" || n.FootComment != "" ||
-		(n.Tag != "" && n.Tag != yaml.NodeTagString) || len(n.Value) > 100 || !plainString(n.Value) {
+		(n.Tag != "" && n.Tag != yaml.NodeTagString) || len(n.Value) > 100 || !yamlnode.PlainString(n.Value) {
 		return "", false
 	}
 	return n.Value, true
@@ -223,48 +225,17 @@ func scalarText(n *yaml.Node) (string, bool) {
 	v := n.Value
 	switch {
 	case n.Style == 0 && (n.Tag == "" || n.Tag == yaml.NodeTagString):
-		return v, plainString(v)
+		return v, yamlnode.PlainString(v)
 	case n.Style == 0 && n.Tag == yaml.NodeTagInt:
 		return v, decimal(v)
 	case n.Style == 0 && n.Tag == yaml.NodeTagBool:
 		return v, v == "true" || v == "false"
 	case n.Style == yaml.DoubleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
-		return `"` + v + `"`, printableASCII(v) && !strings.ContainsAny(v, `"\`)
+		return `"` + v + `"`, yamlnode.PrintableASCII(v) && !strings.ContainsAny(v, `"\`)
 	case n.Style == yaml.SingleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
-		return "'" + v + "'", v != "" && printableASCII(v) && !strings.Contains(v, "'") && v[0] != ' ' && v[len(v)-1] != ' '
+		return "'" + v + "'", v != "" && yamlnode.PrintableASCII(v) && !strings.Contains(v, "'") && v[0] != ' ' && v[len(v)-1] != ' '
 	}
 	return "", false
-}
-
-// plainString reports whether the encoder writes a string plain and as it
-// is, and a reader reads it back as that string. It holds printable ASCII
-// with no ": ", " #", ":" at the end, space at either end or "---" at the
-// start, and starts with a letter, "/", "$" or "_" (and is not a word YAML
-// reads as a boolean or null), with "--" or "-" and a letter, or with a
-// digit when it also holds a character no number or timestamp has (500m,
-// 128Mi, 30s, 25%).
-func plainString(s string) bool {
-	if s == "" || !printableASCII(s) || s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' ||
-		strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasPrefix(s, "---") {
-		return false
-	}
-	switch c := s[0]; {
-	case isLetter(c):
-		return !specialWords[strings.ToLower(s)]
-	case c == '/' || c == '$' || c == '_':
-		return true
-	case c == '-':
-		return len(s) > 1 && (isLetter(s[1]) || s[1] == '-')
-	case c >= '0' && c <= '9':
-		return strings.Trim(s, "0123456789+-._: eExXoObBtTzZabcdfABCDF") != ""
-	}
-	return false
-}
-
-// specialWords are the plain words YAML 1.1 or 1.2 reads as booleans or
-// null, in lower case.
-var specialWords = map[string]bool{
-	"true": true, "false": true, "null": true, "yes": true, "no": true, "on": true, "off": true, "y": true, "n": true,
 }
 
 // decimal reports whether s is a decimal integer as YAML writes one: 0, or
@@ -276,14 +247,3 @@ func decimal(s string) bool {
 	}
 	return strings.Trim(s, "0123456789") == ""
 }
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -54,5 +54,13 @@ func number(f string) bool {
 	if f[0] == '+' || f[0] == '-' {
 		f = f[1:]
 	}
-	return f != "" && strings.Trim(f, "0123456789") == ""
+	if f == "" {
+		return false
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] < '0' || f[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

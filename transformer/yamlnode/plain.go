@@ -1,0 +1,47 @@
+package yamlnode
+
+import "strings"
+
+// PlainString reports whether the encoder writes a string plain and as it
+// is, and every YAML reader, 1.1 or 1.2, reads it back as that string. It holds printable ASCII
+// with no ": ", " #", ":" at the end, space at either end or "---" at the
+// start, and starts with a letter, "/", "$" or "_" (and is not a word YAML
+// reads as a boolean or null), with "--" or "-" and a letter, or with a
+// digit when it also holds a character no number or timestamp has (500m,
+// 128Mi, 30s, 25%).
+func PlainString(s string) bool {
+	if s == "" || !PrintableASCII(s) || s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' ||
+		strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasPrefix(s, "---") {
+		return false
+	}
+	switch c := s[0]; {
+	case isLetter(c):
+		return !specialWords[strings.ToLower(s)]
+	case c == '/' || c == '$' || c == '_':
+		return true
+	case c == '-':
+		return len(s) > 1 && (isLetter(s[1]) || s[1] == '-')
+	case c >= '0' && c <= '9':
+		return strings.Trim(s, "0123456789+-._: eExXoObBtTzZabcdfABCDF") != ""
+	}
+	return false
+}
+
+// specialWords are the plain words YAML 1.1 or 1.2 reads as booleans or
+// null, in lower case.
+var specialWords = map[string]bool{
+	"true": true, "false": true, "null": true, "yes": true, "no": true, "on": true, "off": true, "y": true, "n": true,
+}
+
+// PrintableASCII reports whether s holds only printable ASCII characters:
+// no control character, no line break, nothing above 0x7e.
+func PrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
