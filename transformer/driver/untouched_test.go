@@ -165,6 +165,43 @@ var scanItemSeeds = []string{
 	"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    a: |\n      x\n\n        y\n    b: 'it''s'\n    c: \"y\"\n    d: ~\n    e:\n    - 1\n    - k: v\n      l: |-\n        z\n",
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    versions:\n    - name: v1\n      schema:\n        description: a b, c (d)\n",
 	"- apiVersion: v1\n  kind: X\n  metadata:\n    labels:\n      a: b\n  spec:\n    list:\n    - a: 1\n      b:\n      - c\n      - d: e\n    other:\n      x: y\n",
+	"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n    labels: {}\n  spec:\n    volumes:\n    - name: tmp\n      emptyDir: {}\n    containers:\n    - name: a\n      args: []\n      resources: {}\n    - {}\n    - []\n",
+}
+
+// TestScanItemEmptyCollections: "{}" and "[]" are read as values, which
+// ItemText writes so, except where ItemText drops an empty mapping: the
+// top-level metadata and its annotations.
+func TestScanItemEmptyCollections(t *testing.T) {
+	const head = "- apiVersion: v1\n  kind: Pod\n"
+	for _, c := range []struct {
+		text          string
+		want, dropped bool
+	}{
+		{head + "  spec:\n    volumes:\n    - name: tmp\n      emptyDir: {}\n", true, false},
+		{head + "  spec:\n    containers: []\n", true, false},
+		{head + "  spec:\n    list:\n    - {}\n    - []\n", true, false},
+		{head + "  metadata:\n    name: p\n    labels: {}\n", true, false},
+		{head + "  metadata:\n    name: p\n    annotations: {}\n", false, true},
+		{head + "  metadata: {}\n", false, true},
+		{head + "  spec:\n    a: {b: c}\n", false, false},
+		{head + "  spec:\n    a: { }\n", false, false},
+		{head + "  spec:\n    a: {}\n      b: c\n", false, false},
+	} {
+		if _, ok := stream.ScanItem([]byte(c.text)); ok != c.want {
+			t.Errorf("ScanItem = %v, want %v:\n%s", ok, c.want, c.text)
+		}
+		checkScanItem(t, c.text)
+		if !c.dropped {
+			continue
+		}
+		item, err := stream.ParseItem([]byte(c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := stream.ItemText(item); err != nil || string(out) == c.text {
+			t.Errorf("ItemText writes the empty mapping: %v\n%s", err, out)
+		}
+	}
 }
 
 // TestScanItemMutations checks FuzzScanItemIsItemText's property on every
