@@ -55,7 +55,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		}
 	}
 	e := transformer.Start(configNode(fc))
-	noteNamespaces(e, l.Marked, in.ParseItem)
+	noteNamespaces(e, l.Marked, mayBeNamespace(in))
 	out, err := streamPass(in, e)
 	if errors.Is(err, transformer.ErrRestart) {
 		out, err = streamPass(in, e)

@@ -251,3 +251,49 @@ func checkScanItem(t *testing.T, text string) {
 		}
 	}
 }
+
+// TestMayBeNamespace: the Namespace pre-pass parses each marked item but
+// those whose scan reads a kind that is neither Namespace nor a List.
+func TestMayBeNamespace(t *testing.T) {
+	items := []struct {
+		text  string
+		parse bool
+	}{
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  pattern: a\\d+\n", false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Namespace\n", false},
+		{"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n", true},
+		{"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: shop\n", true},
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # not in a Namespace\n", true},
+	}
+	var docs []string
+	for _, it := range items {
+		docs = append(docs, it.text)
+	}
+	var rl bytes.Buffer
+	rl.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for _, doc := range docs {
+		for i, line := range strings.SplitAfter(strings.TrimSuffix(doc, "\n"), "\n") {
+			if i == 0 {
+				rl.WriteString("- " + line)
+			} else {
+				rl.WriteString("  " + line)
+			}
+		}
+		rl.WriteString("\n")
+	}
+	in, err := stream.Read(&rl, stream.Options{Mark: mayNameNamespace})
+	if err != nil || in.Layout == nil {
+		t.Fatalf("the list does not split: %v", err)
+	}
+	defer in.Close()
+	if len(in.Layout.Marked) != len(items) {
+		t.Fatalf("marked %v, want every item", in.Layout.Marked)
+	}
+	parse := mayBeNamespace(in)
+	for i, it := range items {
+		item, err := parse(i)
+		if err != nil || (item != nil) != it.parse {
+			t.Errorf("item %d: parsed %v, %v; want parsed %v:\n%s", i, item != nil, err, it.parse, it.text)
+		}
+	}
+}
