@@ -19,9 +19,9 @@ import (
 	"strconv"
 )
 
-// Keys are the container fields whose block values Reduce elides: in a
+// keys are the container fields whose block values Reduce elides: in a
 // container the run cannot take for a sidecar, nothing reads them.
-var Keys = []string{"env", "envFrom", "resources", "securityContext", "volumeMounts"}
+var keys = []string{"env", "envFrom", "resources", "securityContext", "volumeMounts"}
 
 // Item is an item's text with some block values replaced by placeholders.
 type Item struct {
@@ -50,7 +50,7 @@ type block struct {
 func (it *Item) Elided() int { return len(it.blocks) }
 
 // Reduce elides, in the text of an item that stream.ScanItem accepts, the
-// block values of Keys in every mapping entry of containers and
+// block values of keys in every mapping entry of containers and
 // initContainers of the pod spec at specPath, in each container whose
 // name and image sidecar reports false. It returns false when it elides
 // nothing: the pod spec or its container lists are not block collections
@@ -103,7 +103,7 @@ func podSpec(text []byte, path []string) (region, bool) {
 	return m, true
 }
 
-// containerBlocks are the block values of Keys in one container, unless
+// containerBlocks are the block values of keys in one container, unless
 // sidecar says the run may take it for a sidecar, or its name or image is
 // not a scalar on its key's line.
 func containerBlocks(text []byte, c region, sidecar func(name, image string) bool) []block {
@@ -125,7 +125,7 @@ func containerBlocks(text []byte, c region, sidecar func(name, image string) boo
 			var ok bool
 			image, ok = scalar(rest)
 			unreadable = unreadable || !ok
-		case len(rest) == 0 && slices.Contains(Keys, k):
+		case len(rest) == 0 && slices.Contains(keys, k):
 			from := lineEnd(text, i)
 			if to := blockEnd(text, from, c.to, c.col); to > from {
 				blocks = append(blocks, block{key: k, col: c.col, at: from, lines: text[from:to]})
