@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -96,6 +97,27 @@ func noteNamespaces(e *transformer.Engine, marked []int, parse func(i int) (*yam
 		if item, err := parse(i); err == nil && item != nil {
 			e.NoteNamespace(item)
 		}
+	}
+}
+
+// mayBeNamespace is the parse of the streaming path's Namespace pre-pass
+// (see noteNamespaces): it parses item i unless stream.ScanItem reads
+// the item's kind, and that kind is neither Namespace nor a List, whose
+// entries may be Namespaces; it returns nil then. An item is marked for
+// a backslash anywhere in it, and a workload's value may well hold one:
+// a large workload would be parsed whole for nothing (see elide).
+func mayBeNamespace(in *stream.Input) func(i int) (*yaml.RNode, error) {
+	return func(i int) (*yaml.RNode, error) {
+		text, err := in.Item(i)
+		if err != nil {
+			return nil, err
+		}
+		if !in.Layout.JSON {
+			if s, ok := stream.ScanItem(text); ok && s.Kind != "Namespace" && !strings.HasSuffix(s.Kind, "List") {
+				return nil, nil
+			}
+		}
+		return in.ParseItemText(i, text)
 	}
 }
 

@@ -1,9 +1,11 @@
 package driver
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
@@ -44,4 +46,43 @@ func SetSpoolLimit(limit int64) (restore func()) {
 	old := spoolLimit
 	spoolLimit = limit
 	return func() { spoolLimit = old }
+}
+
+// SetElideFrom sets the item size from which the streaming path elides
+// the container fields the run does not read, and returns a function that
+// restores it.
+func SetElideFrom(size int) (restore func()) {
+	old := elideFrom
+	elideFrom = size
+	return func() { elideFrom = old }
+}
+
+// ElidedItems is the number of items of a ResourceList whose text the
+// streaming path reduces before it parses it (see elided); 0 when it does
+// not take the list.
+func ElidedItems(rl []byte) (int, error) {
+	in, err := stream.Read(bytes.NewReader(rl), stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	if in.Layout == nil {
+		return 0, nil
+	}
+	doc, err := ParseResourceList(in.Layout.Skeleton)
+	if err != nil {
+		return 0, nil
+	}
+	e := transformer.Start(configNode(functionConfig(doc)))
+	n := 0
+	for i := 0; i < in.Layout.Len(); i++ {
+		text, err := in.Item(i)
+		if err != nil {
+			return 0, err
+		}
+		if _, ok := elided(in, e, text); ok {
+			n++
+		}
+	}
+	return n, nil
 }

@@ -55,7 +55,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		}
 	}
 	e := transformer.Start(configNode(fc))
-	noteNamespaces(e, l.Marked, in.ParseItem)
+	noteNamespaces(e, l.Marked, mayBeNamespace(in))
 	out, err := streamPass(in, e)
 	if errors.Is(err, transformer.ErrRestart) {
 		out, err = streamPass(in, e)
@@ -143,23 +143,10 @@ func streamPass(in *stream.Input, e *transformer.Engine) (*pass, error) {
 		if err != nil || ok {
 			return encoded{text: text, passed: true}, err
 		}
-		var item *yaml.RNode
-		if text != nil {
-			item, err = in.ParseItemText(i, text)
-		} else {
-			item, err = in.ParseItem(i)
+		if enc, ok := editElided(in, e, i, text); ok {
+			return enc, nil
 		}
-		var parseErr *stream.ParseError
-		if err != nil && !errors.As(err, &parseErr) {
-			return encoded{}, fmt.Errorf("reading input: %w", err)
-		}
-		if err != nil {
-			return encoded{}, err
-		}
-		if err := checkItem(item.YNode()); err != nil {
-			return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
-		}
-		return encode(e.Edit(item))
+		return editItem(in, e, i, text)
 	}, func(_ int, enc encoded) error {
 		if enc.passed {
 			_, err := p.items.Write(enc.text)
@@ -186,6 +173,31 @@ func streamPass(in *stream.Input, e *transformer.Engine) (*pass, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// editItem parses, checks, edits and encodes item i, whose text is given
+// when it was read already.
+func editItem(in *stream.Input, e *transformer.Engine, i int, text []byte) (encoded, error) {
+	var (
+		item *yaml.RNode
+		err  error
+	)
+	if text != nil {
+		item, err = in.ParseItemText(i, text)
+	} else {
+		item, err = in.ParseItem(i)
+	}
+	var parseErr *stream.ParseError
+	if err != nil && !errors.As(err, &parseErr) {
+		return encoded{}, fmt.Errorf("reading input: %w", err)
+	}
+	if err != nil {
+		return encoded{}, err
+	}
+	if err := checkItem(item.YNode()); err != nil {
+		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
+	}
+	return encode(e.Edit(item))
 }
 
 // encode encodes what the engine writes for an edit: the item's text and

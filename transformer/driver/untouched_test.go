@@ -165,6 +165,43 @@ var scanItemSeeds = []string{
 	"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    a: |\n      x\n\n        y\n    b: 'it''s'\n    c: \"y\"\n    d: ~\n    e:\n    - 1\n    - k: v\n      l: |-\n        z\n",
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    versions:\n    - name: v1\n      schema:\n        description: a b, c (d)\n",
 	"- apiVersion: v1\n  kind: X\n  metadata:\n    labels:\n      a: b\n  spec:\n    list:\n    - a: 1\n      b:\n      - c\n      - d: e\n    other:\n      x: y\n",
+	"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n    labels: {}\n  spec:\n    volumes:\n    - name: tmp\n      emptyDir: {}\n    containers:\n    - name: a\n      args: []\n      resources: {}\n    - {}\n    - []\n",
+}
+
+// TestScanItemEmptyCollections: "{}" and "[]" are read as values, which
+// ItemText writes so, except where ItemText drops an empty mapping: the
+// top-level metadata and its annotations.
+func TestScanItemEmptyCollections(t *testing.T) {
+	const head = "- apiVersion: v1\n  kind: Pod\n"
+	for _, c := range []struct {
+		text          string
+		want, dropped bool
+	}{
+		{head + "  spec:\n    volumes:\n    - name: tmp\n      emptyDir: {}\n", true, false},
+		{head + "  spec:\n    containers: []\n", true, false},
+		{head + "  spec:\n    list:\n    - {}\n    - []\n", true, false},
+		{head + "  metadata:\n    name: p\n    labels: {}\n", true, false},
+		{head + "  metadata:\n    name: p\n    annotations: {}\n", false, true},
+		{head + "  metadata: {}\n", false, true},
+		{head + "  spec:\n    a: {b: c}\n", false, false},
+		{head + "  spec:\n    a: { }\n", false, false},
+		{head + "  spec:\n    a: {}\n      b: c\n", false, false},
+	} {
+		if _, ok := stream.ScanItem([]byte(c.text)); ok != c.want {
+			t.Errorf("ScanItem = %v, want %v:\n%s", ok, c.want, c.text)
+		}
+		checkScanItem(t, c.text)
+		if !c.dropped {
+			continue
+		}
+		item, err := stream.ParseItem([]byte(c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := stream.ItemText(item); err != nil || string(out) == c.text {
+			t.Errorf("ItemText writes the empty mapping: %v\n%s", err, out)
+		}
+	}
 }
 
 // TestScanItemMutations checks FuzzScanItemIsItemText's property on every
@@ -211,6 +248,52 @@ func checkScanItem(t *testing.T, text string) {
 		}
 		if string(out) != text {
 			t.Fatalf("scanned, but the writer writes\n%q\nfor\n%q", out, text)
+		}
+	}
+}
+
+// TestMayBeNamespace: the Namespace pre-pass parses each marked item but
+// those whose scan reads a kind that is neither Namespace nor a List.
+func TestMayBeNamespace(t *testing.T) {
+	items := []struct {
+		text  string
+		parse bool
+	}{
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  pattern: a\\d+\n", false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Namespace\n", false},
+		{"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n", true},
+		{"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: shop\n", true},
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # not in a Namespace\n", true},
+	}
+	var docs []string
+	for _, it := range items {
+		docs = append(docs, it.text)
+	}
+	var rl bytes.Buffer
+	rl.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for _, doc := range docs {
+		for i, line := range strings.SplitAfter(strings.TrimSuffix(doc, "\n"), "\n") {
+			if i == 0 {
+				rl.WriteString("- " + line)
+			} else {
+				rl.WriteString("  " + line)
+			}
+		}
+		rl.WriteString("\n")
+	}
+	in, err := stream.Read(&rl, stream.Options{Mark: mayNameNamespace})
+	if err != nil || in.Layout == nil {
+		t.Fatalf("the list does not split: %v", err)
+	}
+	defer in.Close()
+	if len(in.Layout.Marked) != len(items) {
+		t.Fatalf("marked %v, want every item", in.Layout.Marked)
+	}
+	parse := mayBeNamespace(in)
+	for i, it := range items {
+		item, err := parse(i)
+		if err != nil || (item != nil) != it.parse {
+			t.Errorf("item %d: parsed %v, %v; want parsed %v:\n%s", i, item != nil, err, it.parse, it.text)
 		}
 	}
 }

@@ -45,7 +45,9 @@ func Scan(body []byte) (Scanned, bool) {
 // sequences at their key's column, no null written as nothing, literal
 // block scalars ("|", "|-") two spaces under their key with no blank line
 // first or last, quoted scalars with no escape, keys of at most 128
-// characters.
+// characters. It also reads "{}" and "[]", an empty mapping and sequence,
+// as a whole value, but not as annotations, which ItemText drops when
+// empty.
 func ScanItem(text []byte) (Scanned, bool) {
 	if !bytes.HasPrefix(text, []byte("- ")) || !bytes.HasSuffix(text, []byte("\n")) || bytes.Contains(text, []byte(" \n")) {
 		return Scanned{}, false
@@ -322,7 +324,11 @@ func (s *scanner) key(col int, content []byte) {
 		return
 	}
 	if topLevel && string(name) == "metadata" {
-		s.ok = false // a scalar: checkItem refuses it
+		s.ok = false // a scalar, which checkItem refuses, or {}, which ItemText drops
+		return
+	}
+	if s.canonical && string(name) == "annotations" && string(value) == "{}" {
+		s.ok = false // ItemText drops an empty metadata.annotations
 		return
 	}
 	word := topLevel && (string(name) == "kind" || string(name) == "apiVersion")
@@ -358,6 +364,9 @@ func (s *scanner) value(col int, value []byte, word bool) {
 		end := quotedEnd(value)
 		s.ok = s.ok && end > 0 && !(s.canonical && (end != len(value)-1 || value[0] == '"' && bytes.IndexByte(value, '\\') >= 0))
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
+		if s.canonical && (string(value) == "{}" || string(value) == "[]") {
+			return // an empty mapping or sequence, which ItemText writes so
+		}
 		if value[0] != '-' || len(value) == 1 || value[1] == ' ' || value[1] == '\t' {
 			s.ok = false
 			return

@@ -40,8 +40,25 @@ func Find(node *yaml.RNode, extra []config.PodSpecPath) (*Workload, bool) {
 	return &Workload{
 		Node: node, Group: group, Version: version, Kind: kind,
 		Name: meta.Name, Namespace: meta.Namespace,
-		SpecPath: strings.Split(strings.Trim(p.Path, "/"), "/"),
+		SpecPath: splitPath(p.Path),
 	}, true
+}
+
+// SpecPath is the path of the pod spec in resources of the apiVersion and
+// kind, as Find gives it in Workload.SpecPath, or false when they carry
+// none.
+func SpecPath(apiVersion, kind string, extra []config.PodSpecPath) ([]string, bool) {
+	group, version := splitAPIVersion(apiVersion)
+	p, ok := specPath(group, version, kind, extra)
+	if !ok {
+		return nil, false
+	}
+	return splitPath(p.Path), true
+}
+
+// splitPath splits a podSpecPaths path ("spec/template/spec") into its keys.
+func splitPath(path string) []string {
+	return strings.Split(strings.Trim(path, "/"), "/")
 }
 
 // IsKind reports whether resources of the apiVersion and kind carry a pod
