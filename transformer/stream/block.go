@@ -48,7 +48,7 @@ func (w blockWriter) sequence(seq *yaml.Node, indent int) bool {
 			if !w.mapping(item, indent+2, true) {
 				return false
 			}
-		case !w.leaf(item):
+		case !w.leaf(item, indent):
 			return false
 		}
 	}
@@ -86,7 +86,7 @@ func (w blockWriter) mapping(m *yaml.Node, indent int, inline bool) bool {
 			}
 		default:
 			w.buf.WriteByte(' ')
-			if !w.leaf(value) {
+			if !w.leaf(value, indent) {
 				return false
 			}
 		}
@@ -134,9 +134,12 @@ func (w blockWriter) flow(n *yaml.Node) bool {
 	return true
 }
 
-// leaf writes a scalar or an empty collection and its line break.
-func (w blockWriter) leaf(n *yaml.Node) bool {
+// leaf writes a scalar, a flow or empty collection, and its line break,
+// after a key or a "- " at column indent.
+func (w blockWriter) leaf(n *yaml.Node, indent int) bool {
 	switch {
+	case literal(n):
+		w.literal(n.Value, indent+2)
 	case (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style == yaml.FlowStyle:
 		if !w.flow(n) {
 			return false
@@ -162,6 +165,44 @@ func (w blockWriter) leaf(n *yaml.Node) bool {
 		w.buf.WriteByte('\n')
 	}
 	return true
+}
+
+// literal reports whether the encoder writes a scalar as a literal block
+// the writer knows: a string of lines of printable ASCII, the first not
+// empty nor starting with a space, no line ending in a space, and one line
+// break or none at the end ("|" or "|-").
+func literal(n *yaml.Node) bool {
+	v := n.Value
+	if n.Kind != yaml.ScalarNode || n.Anchor != "" || hasComment(n) || (n.Tag != "" && n.Tag != yaml.NodeTagString) ||
+		!(n.Style == yaml.LiteralStyle || n.Style == 0 && strings.Contains(v, "\n")) {
+		return false
+	}
+	body := strings.TrimSuffix(v, "\n")
+	if body == "" || body[0] == ' ' || body[0] == '\n' || strings.HasSuffix(body, "\n") {
+		return false
+	}
+	for line := range strings.SplitSeq(body, "\n") {
+		if !yamlnode.PrintableASCII(line) || strings.HasSuffix(line, " ") {
+			return false
+		}
+	}
+	return true
+}
+
+// literal writes a literal block scalar whose lines go at column indent.
+func (w blockWriter) literal(v string, indent int) {
+	body, chomp := strings.TrimSuffix(v, "\n"), ""
+	if body == v {
+		chomp = "-"
+	}
+	w.buf.WriteString("|" + chomp + "\n")
+	for line := range strings.SplitSeq(body, "\n") {
+		if line != "" {
+			w.indent(indent)
+			w.buf.WriteString(line)
+		}
+		w.buf.WriteByte('\n')
+	}
 }
 
 // comment writes a head comment's lines at indent, the first where the
@@ -225,7 +266,13 @@ func scalarText(n *yaml.Node) (string, bool) {
 	v := n.Value
 	switch {
 	case n.Style == 0 && (n.Tag == "" || n.Tag == yaml.NodeTagString):
-		return v, yamlnode.PlainString(v)
+		if yamlnode.PlainString(v) {
+			return v, true
+		}
+		// A string that is a string to every reader but holds ": " or " #"
+		// or ends in ":": the encoder asks for plain, the emitter quotes.
+		return singleQuoted(v), yamlnode.LetterString(v) && yamlnode.PrintableASCII(v) && v[len(v)-1] != ' '
+
 	case n.Style == 0 && n.Tag == yaml.NodeTagInt:
 		return v, decimal(v)
 	case n.Style == 0 && n.Tag == yaml.NodeTagBool:
@@ -233,10 +280,13 @@ func scalarText(n *yaml.Node) (string, bool) {
 	case n.Style == yaml.DoubleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
 		return `"` + v + `"`, yamlnode.PrintableASCII(v) && !strings.ContainsAny(v, `"\`)
 	case n.Style == yaml.SingleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
-		return "'" + v + "'", v != "" && yamlnode.PrintableASCII(v) && !strings.Contains(v, "'") && v[0] != ' ' && v[len(v)-1] != ' '
+		return singleQuoted(v), v != "" && yamlnode.PrintableASCII(v) && v[0] != ' ' && v[len(v)-1] != ' '
 	}
 	return "", false
 }
+
+// singleQuoted is v in single quotes, a quote in it doubled.
+func singleQuoted(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
 
 // decimal reports whether s is a decimal integer as YAML writes one: 0, or
 // an optional minus and digits not starting with 0.

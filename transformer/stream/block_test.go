@@ -114,7 +114,7 @@ var scalars = []string{
 	"true", "True", "TRUE", "false", "yes", "No", "on", "OFF", "y", "n", "null", "Null", "~", "", " ", " lead", "trail ", "a b",
 	"-", "-a", "- a", ":", "a:", "?", "?a", "@a", "`a", "!a", "&a", "*a", "%a", "#a", "[a]", "{a}", "a,b", "a]", "'q'", `"q"`, `back\slash`,
 	"é", "line\nbreak", "--timeout=60s", "-a", "-1", "-.inf", "---", "--", "- -", "$VAR", "${VAR}", "_x", "a  b", "a,b", "a[0]", "{x}y", "x{y}",
-	"touch /data/${POD}", "moved x before y", "a\tb", "2001-12-14 21:59:43.10 -5", "1 2", "0x1F g", "1g", "x: y", "x #y", "x#y", "x:y", "25%", "1/2", "1,000", "1:20", "0.0.0.0", "a?b", "a{b", "a}b", "a,", "100m,", "tab\tin", ".inf", ".nan", "=", "+1", "+a", "a+b", "_a", ".a", "/", "//", "a/b", "x=y",
+	"touch /data/${POD}", "moved x before y", "a\tb", "2001-12-14 21:59:43.10 -5", "1 2", "0x1F g", "1g", "x: y", "x #y", "x#y", "x:y", "25%", "1/2", "it's: here", "a'b", "a\nb\n", "a\n\nb", "a\n  b\n", " a\nb\n", "\na\n", "a\nb\n\n", "a \nb", "a\n# c\n", "listen: :8080\nupstreams:\n  - x\n", "1,000", "1:20", "0.0.0.0", "a?b", "a{b", "a}b", "a,", "100m,", "tab\tin", ".inf", ".nan", "=", "+1", "+a", "a+b", "_a", ".a", "/", "//", "a/b", "x=y",
 }
 
 // comments are head and line comments to put on random nodes.
@@ -165,6 +165,8 @@ func randomScalar(r *rand.Rand) *yaml.Node {
 		n.Style = yaml.DoubleQuotedStyle
 	case 1:
 		n.Style = yaml.SingleQuotedStyle
+	case 6:
+		n.Style = yaml.LiteralStyle
 	case 2:
 		n.Tag = ""
 	case 3:

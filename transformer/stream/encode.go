@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -155,12 +157,22 @@ func encodeEntries(buf *bytes.Buffer, seq *yaml.Node) ([]byte, error) {
 
 // ResultsText encodes results (any value that marshals to a YAML sequence)
 // as entries of the results list, the way the whole-list path writes them:
-// marshalled, parsed, then written by kio.ByteWriter. The marshalled text
-// is already those entries (the writer's encoder wrote it, and each scalar
-// parses back to its value and style), so it is used as it is; a value
-// that does not marshal to a block sequence takes the round trip.
-// FuzzResultsText holds the two to the same bytes.
+// marshalled, parsed, then written by kio.ByteWriter. The function's own
+// results (fn.Results with no field or tags) are built as nodes and
+// written by the block writer when it takes them; otherwise the
+// marshalled text is already those entries (the writer's encoder wrote
+// it, and each scalar parses back to its value and style), so it is used
+// as it is; a value that does not marshal to a block sequence takes the
+// round trip. FuzzResultsText holds the three to the same bytes.
 func ResultsText(results any) ([]byte, error) {
+	if rs, ok := results.(fn.Results); ok {
+		if seq, ok := resultNodes(rs); ok {
+			var buf bytes.Buffer
+			if writeBlock(&buf, seq) {
+				return buf.Bytes(), nil
+			}
+		}
+	}
 	b, err := yaml.Marshal(results)
 	if err != nil {
 		return nil, err
@@ -169,6 +181,51 @@ func ResultsText(results any) ([]byte, error) {
 		return b, nil
 	}
 	return resultsRoundTrip(b)
+}
+
+// resultNodes is the node tree yaml.Marshal gives for results, for
+// results with no field or tags (whose values it leaves to Marshal).
+func resultNodes(rs fn.Results) (*yaml.Node, bool) {
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: yaml.NodeTagSeq}
+	for _, r := range rs {
+		if r == nil || r.Field != nil || len(r.Tags) > 0 {
+			return nil, false
+		}
+		m := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
+		addString(m, "message", r.Message)
+		addString(m, "severity", string(r.Severity))
+		if ref := r.ResourceRef; ref != nil {
+			refNode := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
+			addString(refNode, "apiVersion", ref.APIVersion)
+			addString(refNode, "kind", ref.Kind)
+			addString(refNode, "name", ref.Name)
+			addString(refNode, "namespace", ref.Namespace)
+			m.Content = append(m.Content, stringNode("resourceRef"), refNode)
+		}
+		if f := r.File; f != nil {
+			file := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
+			addString(file, "path", f.Path)
+			if f.Index != 0 {
+				file.Content = append(file.Content, stringNode("index"),
+					&yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagInt, Value: strconv.Itoa(f.Index)})
+			}
+			m.Content = append(m.Content, stringNode("file"), file)
+		}
+		seq.Content = append(seq.Content, m)
+	}
+	return seq, len(seq.Content) > 0
+}
+
+// addString adds key: value to a mapping unless the value is empty, as
+// omitempty does.
+func addString(m *yaml.Node, key, value string) {
+	if value != "" {
+		m.Content = append(m.Content, stringNode(key), stringNode(value))
+	}
+}
+
+func stringNode(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: v}
 }
 
 // resultsRoundTrip parses marshalled results and encodes them as entries.

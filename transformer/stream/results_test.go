@@ -8,9 +8,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// FuzzResultsText holds ResultsText, which writes the marshalled text, to
-// the round trip the whole-list path takes (marshal, parse, encode), for
-// results with any message, name and field value.
+// FuzzResultsText holds ResultsText, which builds the function's results
+// as nodes for the block writer or writes the marshalled text, to the
+// round trip the whole-list path takes (marshal, parse, encode), for
+// results of every shape with any message, name and value.
 func FuzzResultsText(f *testing.F) {
 	for _, seed := range []string{
 		"", "plain words", "true", "yes", "on", "~", "null", "0x1F", "1e3", "12:30", "- item", "key: value",
@@ -19,13 +20,22 @@ func FuzzResultsText(f *testing.F) {
 		"a very long message that goes on and on beyond eighty columns of text, to see whether anything folds it at all",
 		"crlf\r\nline", "{flow: map}", "[flow, list]", "*alias", "&anchor", "!tag", "%directive", "@at", "`tick`",
 	} {
-		f.Add(seed, seed, seed)
+		f.Add(seed, seed, seed, uint8(len(seed)))
 	}
-	f.Fuzz(func(t *testing.T, message, name, value string) {
+	f.Fuzz(func(t *testing.T, message, name, value string, shape uint8) {
 		results := fn.Results{
 			{Message: message, Severity: fn.Info, ResourceRef: &fn.ResourceRef{APIVersion: "apps/v1", Kind: "Deployment", Name: name, Namespace: value}},
-			{Message: value, Severity: fn.Warning, Field: &fn.Field{Path: name, CurrentValue: value, ProposedValue: message}, Tags: map[string]string{name: value}},
-			{Message: name, Severity: fn.Error, File: &fn.File{Path: value, Index: 3}},
+			{Message: name, Severity: fn.Error, File: &fn.File{Path: value, Index: int(shape) % 3}},
+			{Message: value, ResourceRef: &fn.ResourceRef{}},
+			{Severity: fn.Severity(name), File: &fn.File{}},
+		}
+		switch shape % 4 {
+		case 1:
+			results = append(results, &fn.Result{Message: value, Severity: fn.Warning, Field: &fn.Field{Path: name, CurrentValue: value, ProposedValue: message}})
+		case 2:
+			results = append(results, &fn.Result{Message: value, Tags: map[string]string{name: value}})
+		case 3:
+			results = append(results, nil)
 		}
 		got, err := ResultsText(results)
 		if err != nil {

@@ -16,7 +16,7 @@ func PlainString(s string) bool {
 	}
 	switch c := s[0]; {
 	case isLetter(c):
-		return !specialWords[strings.ToLower(s)]
+		return LetterString(s)
 	case c == '/' || c == '$' || c == '_':
 		return true
 	case c == '-':
@@ -25,6 +25,13 @@ func PlainString(s string) bool {
 		return strings.Trim(s, "0123456789+-._: eExXoObBtTzZabcdfABCDF") != ""
 	}
 	return false
+}
+
+// LetterString reports whether s starts with an ASCII letter and is not a
+// word YAML 1.1 or 1.2 reads as a boolean or null: written plain or
+// quoted, every reader reads it as a string.
+func LetterString(s string) bool {
+	return s != "" && isLetter(s[0]) && !specialWords[strings.ToLower(s)]
 }
 
 // specialWords are the plain words YAML 1.1 or 1.2 reads as booleans or
