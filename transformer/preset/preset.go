@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -140,10 +141,8 @@ func Lookup(name string) (Preset, bool) {
 	if name == None {
 		return none(), true
 	}
-	for _, e := range Builtin() {
-		if e.Name == name {
-			return e.Preset(), true
-		}
+	if read, ok := builtin[name]; ok {
+		return read().Preset(), true
 	}
 	return Preset{}, false
 }
@@ -171,7 +170,10 @@ func Catalog() []Preset {
 }
 
 // MeshInitContainers lists every mesh's own init containers.
-func MeshInitContainers() []string {
+func MeshInitContainers() []string { return slices.Clone(meshInitContainers()) }
+
+// meshInitContainers is MeshInitContainers, gathered once.
+var meshInitContainers = sync.OnceValue(func() []string {
 	var names []string
 	for _, p := range all() {
 		if p.Mesh {
@@ -179,4 +181,4 @@ func MeshInitContainers() []string {
 		}
 	}
 	return names
-}
+})
