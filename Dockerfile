@@ -29,7 +29,8 @@ RUN --mount=type=cache,target=/root/.cache/go-build \
 
 # A static binary needs no more than distroless/static. kpt and kustomize run
 # functions with --user nobody; the binary is world-executable and the
-# function writes no files, so any user works.
+# function writes only unlinked temporary files, for lists over 4 MiB, in
+# /tmp, which any user may write, so any user works.
 FROM gcr.io/distroless/static:nonroot
 COPY --from=build /out/sidecar-lifecycle /usr/local/bin/sidecar-lifecycle
 USER 65532:65532

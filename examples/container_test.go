@@ -30,7 +30,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
 const (
@@ -227,6 +229,33 @@ func TestContainerImage(t *testing.T) {
 				t.Errorf("the image's stderr does not hold the binary's:\nbinary:\n%s\nimage:\n%s", want.stderr, got.stderr)
 			}
 		})
+	}
+}
+
+// TestContainerImageLargeList runs the image, as kpt and kustomize run it,
+// on a list larger than the memory the function keeps for its input and
+// output (stream.MemoryLimit): the rest goes to temporary files in the
+// image's /tmp, which the user nobody must be able to write. The output
+// must be the binary's.
+func TestContainerImageLargeList(t *testing.T) {
+	engine, image := functionImage(t)
+	var input bytes.Buffer
+	if err := corpus.Write(&input, 2600); err != nil {
+		t.Fatal(err)
+	}
+	if input.Len() <= stream.MemoryLimit {
+		t.Fatalf("the list is %d bytes, not more than the spools' %d", input.Len(), stream.MemoryLimit)
+	}
+	want := runFunction(t, input.Bytes(), functionBinary())
+	if want.exitCode != 0 {
+		t.Fatalf("the binary exits %d; stderr:\n%s", want.exitCode, want.stderr)
+	}
+	got := runImage(t, engine, image, input.Bytes())
+	if got.exitCode != 0 {
+		t.Fatalf("the image exits %d; stderr:\n%s", got.exitCode, got.stderr)
+	}
+	if got.stdout != want.stdout {
+		t.Errorf("the image's output differs from the binary's on a %d-byte list", input.Len())
 	}
 }
 
