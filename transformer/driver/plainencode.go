@@ -5,6 +5,8 @@ import (
 	"regexp"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
 // encodeDocument encodes the edited mapping in place of a document's
@@ -44,6 +46,11 @@ func encodeYAML(doc *yaml.Node, edited *yaml.RNode, original []byte) ([]byte, er
 		buf.WriteString("---") // the splitter leaves a marker in the content only when content follows it
 	}
 	style := yaml.SequenceIndentStyle(yaml.DeriveSeqIndentStyle(string(original)))
+	if style == yaml.CompactSequenceStyle && buf.Len() == 0 && markerComment == "" {
+		if text, ok := stream.WriteDocument(&out); ok {
+			return text, nil
+		}
+	}
 	enc := yaml.NewEncoderWithOptions(&buf, &yaml.EncoderOptions{SeqIndent: style})
 	if err := enc.Encode(&out); err != nil {
 		return nil, err

@@ -29,6 +29,26 @@ func writeBlock(buf *bytes.Buffer, seq *yaml.Node) bool {
 	return blockWriter{buf}.sequence(seq, 0)
 }
 
+// WriteDocument writes a YAML document whose content is a block mapping the
+// way kyaml's encoder writes it with sequences at their key's column
+// (yaml.CompactSequenceStyle), for the shapes the block writer knows (see
+// writeBlock); false for any other document, one with comments of its own
+// among them. TestWriteDocument holds it to the encoder's bytes.
+func WriteDocument(doc *yaml.Node) ([]byte, bool) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || hasComment(doc) || doc.Anchor != "" {
+		return nil, false
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode || !plainCollection(root, yaml.NodeTagMap) || len(root.Content) == 0 {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	if !(blockWriter{&buf}).mapping(root, 0, false) {
+		return nil, false
+	}
+	return buf.Bytes(), true
+}
+
 // blockWriter appends to a buffer.
 type blockWriter struct{ buf *bytes.Buffer }
 

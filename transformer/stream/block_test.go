@@ -60,6 +60,73 @@ func TestBlockWriter(t *testing.T) {
 	}
 }
 
+// TestWriteDocument holds WriteDocument to kyaml's encoder with sequences
+// at their key's column: every document of every YAML file in the
+// repository, and random mappings, each as a document.
+func TestWriteDocument(t *testing.T) {
+	var written int
+	compare := func(where string, doc *yaml.Node) {
+		got, ok := WriteDocument(doc)
+		if !ok {
+			return
+		}
+		written++
+		var want bytes.Buffer
+		enc := yaml.NewEncoderWithOptions(&want, &yaml.EncoderOptions{SeqIndent: yaml.CompactSequenceStyle})
+		if err := enc.Encode(doc); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if err := enc.Close(); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%s: WriteDocument wrote\n%s\nthe encoder\n%s", where, got, want.Bytes())
+		}
+	}
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "bin") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(text))
+		for {
+			var doc yaml.Node
+			if err := dec.Decode(&doc); err != nil {
+				break
+			}
+			compare(path, &doc)
+			eachCollection(&doc, func(n *yaml.Node) {
+				if n.Kind == yaml.MappingNode {
+					compare(path, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
+				}
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		if n := randomNode(r, 4); n.Kind == yaml.MappingNode {
+			compare("random", &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
+		}
+	}
+	if written < 5000 {
+		t.Errorf("WriteDocument wrote only %d documents", written)
+	}
+	t.Logf("%d documents written", written)
+}
+
 // TestBlockWriterRandom compares the writer with the encoder on random
 // trees of the shapes it takes and of nearby ones it must leave alone.
 func TestBlockWriterRandom(t *testing.T) {
