@@ -41,8 +41,8 @@ func TestTuneGC(t *testing.T) {
 	}
 }
 
-// TestFollowLiveHeap: after a collection that finds more than a third of
-// the base limit live, the soft limit is three times the live heap; once someone
+// TestFollowLiveHeap: after a collection that finds more than 3/4 of the
+// base limit live, the soft limit is three times the live heap; once someone
 // else sets the limit, it is left alone.
 func TestFollowLiveHeap(t *testing.T) {
 	limit := debug.SetMemoryLimit(-1)
@@ -82,7 +82,7 @@ func waitFor(ok func() bool) bool {
 
 func TestLimitFor(t *testing.T) {
 	for _, tc := range []struct{ base, live, want int64 }{
-		{96, 0, 96}, {96, 32, 96}, {96, 33, 99}, {96, 500, 1500},
+		{96, 0, 96}, {96, 48, 96}, {96, 72, 96}, {96, 73, 219}, {96, 500, 1500},
 	} {
 		if got := limitFor(tc.base, tc.live); got != tc.want {
 			t.Errorf("limitFor(%d, %d) = %d, want %d", tc.base, tc.live, got, tc.want)

@@ -138,7 +138,7 @@ type encoded struct {
 // and with any read or spool error.
 func streamPass(in *stream.Input, e *transformer.Engine) (*pass, error) {
 	p := &pass{items: stream.NewSpool(spoolLimit), results: stream.NewSpool(spoolLimit)}
-	err := stream.Map(in.Layout.Len(), 64, func(i int) (encoded, error) {
+	err := stream.Map(in.Layout.Len(), 32, func(i int) (encoded, error) {
 		text, ok, err := untouchedItem(in, e, i)
 		if err != nil || ok {
 			return encoded{text: text, passed: true}, err
