@@ -2,6 +2,8 @@ package budget
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
@@ -24,8 +26,12 @@ type Fact struct {
 // Workload is what the budget keeps of a workload, as the function writes it.
 type Workload struct {
 	Ref
-	// Labels are its pod template's labels.
+	// Labels are its pod template's labels. The Collector keeps them
+	// packed (see Collector.Add) and drops the map.
 	Labels map[string]string
+	// labels are Labels packed: each key and value followed by a zero
+	// byte, keys sorted.
+	labels string
 	// Drain is its application's drain.
 	Drain Drain
 	// Sidecars are its sidecars in spec.containers (ordered mode).
@@ -50,7 +56,9 @@ type Route struct {
 }
 
 // Collector gathers facts as the items stream past and resolves them at
-// the end. It keeps small facts, never the items.
+// the end. It keeps small facts, never the items: of a workload, its
+// labels in one string, not a map (a map of two labels and its strings
+// took about 450 bytes, kept for every workload of the list).
 type Collector struct {
 	workloads []*Workload
 	ingresses []*Ingress
@@ -62,6 +70,9 @@ type Collector struct {
 func (c *Collector) Add(f Fact) {
 	switch {
 	case f.Workload != nil:
+		if packed, ok := packLabels(f.Workload.Labels); ok {
+			f.Workload.labels, f.Workload.Labels = packed, nil
+		}
 		c.workloads = append(c.workloads, f.Workload)
 	case f.Ingress != nil:
 		c.ingresses = append(c.ingresses, f.Ingress)
@@ -170,20 +181,65 @@ func (c *Collector) selected(s *Service) []*Workload {
 	}
 	var out []*Workload
 	for _, w := range c.workloads {
-		if w.namespace() == s.namespace() && matches(s.Selector, w.Labels) {
+		if w.namespace() == s.namespace() && w.matches(s.Selector) {
 			out = append(out, w)
 		}
 	}
 	return out
 }
 
-func matches(selector, labels map[string]string) bool {
+// matches reports whether the workload's labels hold every key and value
+// of the selector.
+func (w *Workload) matches(selector map[string]string) bool {
 	for k, v := range selector {
-		if got, ok := labels[k]; !ok || got != v {
+		if got, ok := w.label(k); !ok || got != v {
 			return false
 		}
 	}
 	return true
+}
+
+// label is the value of a label of the workload, packed or not.
+func (w *Workload) label(key string) (string, bool) {
+	if w.Labels != nil {
+		v, ok := w.Labels[key]
+		return v, ok
+	}
+	for rest := w.labels; rest != ""; {
+		k, v, tail := unpackPair(rest)
+		if k == key {
+			return v, true
+		}
+		rest = tail
+	}
+	return "", false
+}
+
+// packLabels packs labels into one string, each key and value followed by
+// a zero byte, keys sorted; false when a key or value holds a zero byte
+// itself, and the map is kept.
+func packLabels(labels map[string]string) (string, bool) {
+	keys := slices.Sorted(maps.Keys(labels))
+	var b strings.Builder
+	for _, k := range keys {
+		v := labels[k]
+		if strings.IndexByte(k, 0) >= 0 || strings.IndexByte(v, 0) >= 0 {
+			return "", false
+		}
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
+	return b.String(), true
+}
+
+// unpackPair reads the first key and value of packed labels and returns
+// the rest.
+func unpackPair(packed string) (key, value, rest string) {
+	key, rest, _ = strings.Cut(packed, "\x00")
+	value, rest, _ = strings.Cut(rest, "\x00")
+	return key, value, rest
 }
 
 // Results checks every route against its workload's drain: a delay longer
