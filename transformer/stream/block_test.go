@@ -21,39 +21,15 @@ import (
 // stopped doing its job.
 func TestBlockWriter(t *testing.T) {
 	var written, left int
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "bin") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-			return nil
-		}
-		text, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(text))
-		for {
-			var doc yaml.Node
-			if err := dec.Decode(&doc); err != nil {
-				break // io.EOF, or a file that is meant not to parse
+	eachRepositoryDocument(t, func(path string, doc *yaml.Node) {
+		eachCollection(doc, func(n *yaml.Node) {
+			if compareBlock(t, path, n) {
+				written++
+			} else {
+				left++
 			}
-			eachCollection(&doc, func(n *yaml.Node) {
-				if compareBlock(t, path, n) {
-					written++
-				} else {
-					left++
-				}
-			})
-		}
-		return nil
+		})
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Logf("%d collections written by the block writer, %d left to the encoder", written, left)
 	if written < 8000 {
 		t.Errorf("the block writer took %d collections and left %d: it should take more than 8,000", written, left)
@@ -83,38 +59,14 @@ func TestWriteDocument(t *testing.T) {
 			t.Fatalf("%s: WriteDocument wrote\n%s\nthe encoder\n%s", where, got, want.Bytes())
 		}
 	}
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "bin") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-			return nil
-		}
-		text, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(text))
-		for {
-			var doc yaml.Node
-			if err := dec.Decode(&doc); err != nil {
-				break
+	eachRepositoryDocument(t, func(path string, doc *yaml.Node) {
+		compare(path, doc)
+		eachCollection(doc, func(n *yaml.Node) {
+			if n.Kind == yaml.MappingNode {
+				compare(path, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
 			}
-			compare(path, &doc)
-			eachCollection(&doc, func(n *yaml.Node) {
-				if n.Kind == yaml.MappingNode {
-					compare(path, &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
-				}
-			})
-		}
-		return nil
+		})
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 20000 {
 		if n := randomNode(r, 4); n.Kind == yaml.MappingNode {
@@ -160,6 +112,39 @@ func compareBlock(t *testing.T, where string, n *yaml.Node) bool {
 		t.Fatalf("%s: the block writer wrote\n%s\nthe encoder\n%s", where, fast.Bytes(), want)
 	}
 	return true
+}
+
+// eachRepositoryDocument calls f on every document of every YAML file of
+// the repository that parses (golden inputs and outputs, vendor corpora,
+// examples; some are meant not to parse).
+func eachRepositoryDocument(t *testing.T, f func(path string, doc *yaml.Node)) {
+	t.Helper()
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "bin") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(text))
+		for {
+			var doc yaml.Node
+			if dec.Decode(&doc) != nil {
+				return nil
+			}
+			f(path, &doc)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // eachCollection calls f on every mapping and sequence under n.
