@@ -103,6 +103,10 @@ func (c *Collector) Routes() []Routed {
 	for _, s := range c.services {
 		services[[2]string{s.namespace(), s.Resource.Name}] = s
 	}
+	byNamespace := map[string][]*Workload{}
+	for _, w := range c.workloads {
+		byNamespace[w.namespace()] = append(byNamespace[w.namespace()], w)
+	}
 	for _, in := range c.ingresses {
 		if !in.ALB {
 			continue
@@ -113,14 +117,14 @@ func (c *Collector) Routes() []Routed {
 				continue
 			}
 			r := albRoute(in, s)
-			for _, w := range c.selected(s) {
+			for _, w := range selected(s, byNamespace[s.namespace()]) {
 				out = append(out, Routed{Route: r, Workload: w})
 			}
 		}
 	}
 	for _, s := range c.services {
 		for _, r := range c.serviceRoutes(s) {
-			for _, w := range c.selected(s) {
+			for _, w := range selected(s, byNamespace[s.namespace()]) {
 				out = append(out, Routed{Route: r, Workload: w})
 			}
 		}
@@ -173,15 +177,15 @@ func (c *Collector) serviceRoutes(s *Service) []Route {
 	return out
 }
 
-// selected are the workloads in the Service's namespace whose pod labels
+// selected are the workloads, of the Service's namespace, whose pod labels
 // match its selector.
-func (c *Collector) selected(s *Service) []*Workload {
+func selected(s *Service, workloads []*Workload) []*Workload {
 	if len(s.Selector) == 0 {
 		return nil
 	}
 	var out []*Workload
-	for _, w := range c.workloads {
-		if w.namespace() == s.namespace() && w.matches(s.Selector) {
+	for _, w := range workloads {
+		if w.matches(s.Selector) {
 			out = append(out, w)
 		}
 	}
