@@ -1,6 +1,10 @@
 package elide
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
+)
 
 // region is a block collection in an item's text: the lines [from, to)
 // hold it, and its keys, or its entries' "-", sit at col.
@@ -50,7 +54,7 @@ func keyAt(text []byte, i, col int) (key, rest []byte, ok bool) {
 	line := text[i+col : lineEnd(text, i)]
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	n := 0
-	for n < len(line) && isWordByte(line[n]) {
+	for n < len(line) && yamlnode.WordByte(line[n]) {
 		n++
 	}
 	if n == 0 || n == len(line) || line[n] != ':' {
@@ -165,8 +169,4 @@ func scalar(rest []byte) (string, bool) {
 		return string(bytes.ReplaceAll(rest[1:len(rest)-1], []byte("''"), []byte("'"))), true
 	}
 	return string(rest), true
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'
 }

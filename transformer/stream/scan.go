@@ -3,6 +3,8 @@ package stream
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Scanned is what Scan reads of a document: its top-level apiVersion and
@@ -470,7 +472,7 @@ func escapeLen(text []byte) int {
 // key and what follows it, without the blanks around it.
 func splitKey(line []byte) (key, value []byte, ok bool) {
 	i := 0
-	for i < len(line) && isWordByte(line[i]) {
+	for i < len(line) && yamlnode.WordByte(line[i]) {
 		i++
 	}
 	if i == 0 || i == len(line) || line[i] != ':' || line[0] == '-' || line[0] == '.' {
@@ -488,7 +490,7 @@ func splitKey(line []byte) (key, value []byte, ok bool) {
 // "_./-", with a comment or nothing after it, or "".
 func plainWord(value []byte) string {
 	i := 0
-	for i < len(value) && isWordByte(value[i]) {
+	for i < len(value) && yamlnode.WordByte(value[i]) {
 		i++
 	}
 	rest := bytes.TrimLeft(value[i:], " \t")
@@ -496,8 +498,4 @@ func plainWord(value []byte) string {
 		return ""
 	}
 	return string(value[:i])
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'
 }
