@@ -3,6 +3,7 @@ package transformer
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +27,9 @@ type expectation struct {
 		By     string `yaml:"by"`
 	} `yaml:"sidecars"`
 	Native bool `yaml:"native"`
+	// Applications are the containers a preset recognises that are the
+	// pod's application, not a sidecar of it.
+	Applications []string `yaml:"applications"`
 }
 
 // byWords are what a recognition says, by the expectation's word for it.
@@ -33,7 +37,8 @@ var byWords = map[string]string{"container": "its container name", "image": "its
 
 // TestCatalogCorpora: with an empty config, every workload of the vendors'
 // own manifests (copied byte for byte, sources in each SOURCES.md) has
-// exactly the sidecars its expect.yaml names recognised, by what it names.
+// exactly the sidecars its expect.yaml names recognised, by what it names,
+// and the containers it names as the pod's applications found to be so.
 func TestCatalogCorpora(t *testing.T) {
 	dirs, err := filepath.Glob("driver/testdata/catalog/*/expect.yaml")
 	if err != nil || len(dirs) < 10 {
@@ -66,6 +71,9 @@ func TestCatalogCorpora(t *testing.T) {
 				if sc.recognisedBy != "" {
 					got = append(got, sc.Name+" ("+sc.preset.Name+") by "+sc.recognisedBy)
 				}
+			}
+			if !slices.Equal(p.applications, e.Applications) {
+				t.Errorf("%s: %s %s: applications %q, want %q", dir, e.Kind, e.Name, p.applications, e.Applications)
 			}
 			if len(got) != len(e.Sidecars) {
 				t.Errorf("%s: %s %s: recognised %q, want %d sidecars", dir, e.Kind, e.Name, got, len(e.Sidecars))

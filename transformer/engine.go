@@ -197,7 +197,7 @@ func (e *Engine) editItem(item *yaml.RNode) Edit {
 	if factOf == outcomeFailed {
 		factOf = outcomeUntouched
 	}
-	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf), member: m}
+	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf, r.sidecars), member: m}
 }
 
 // write sets what the run writes for the edit, as far as the run knows

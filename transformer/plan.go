@@ -3,6 +3,7 @@ package transformer
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,6 +50,9 @@ type sidecarPlan struct {
 	admitted bool
 	// exit is when an injected sidecar leaves in ordered mode (readInjectedExits).
 	exit budget.Exit
+	// byPreset: the container was recognised by its preset's names or
+	// images, not named by the config (see judge).
+	byPreset bool
 }
 
 // plan is a workload's effective settings: the config with its annotations applied.
@@ -59,6 +63,15 @@ type plan struct {
 	// optedOut are the sidecars the workload's mesh annotations turn ordering
 	// (or, in native mode, native sidecars) off for.
 	optedOut []sidecarPlan
+	// applications are the containers recognised by a preset that judge
+	// found to be the pod's application, not a sidecar of it.
+	applications []string
+	// leave names the vendor's own words with which the pod is left as it
+	// is; conflict names the evidence that conflicts, with which it is too.
+	leave, conflict string
+	// injectedPresets are the presets of the sidecars found to be added at
+	// admission, set by the edit.
+	injectedPresets []string
 }
 
 // newPlan resolves the config and the workload's override annotations, and
@@ -104,6 +117,7 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
 		if sc.Recognise && pod != nil {
 			recognise(pod, &sp)
+			sp.byPreset = sp.recognisedBy != ""
 			if !sc.FromCatalog {
 				sp.recognisedBy = "" // the config named the sidecar: no report
 			}
@@ -126,7 +140,18 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 		}
 		p.sidecars = append(p.sidecars, sp)
 	}
+	judge(w, pod, &p)
 	return p, errs
+}
+
+// sidecarNames are the names of the plan's sidecars, those its workload
+// opts out of included: every other container is an application's.
+func (p plan) sidecarNames() map[string]bool {
+	out := make(map[string]bool, len(p.sidecars)+len(p.optedOut))
+	for _, sc := range append(slices.Clone(p.sidecars), p.optedOut...) {
+		out[sc.Name] = true
+	}
+	return out
 }
 
 // has reports whether the plan holds a sidecar of the name.
@@ -179,7 +204,7 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 				continue
 			}
 			if pod == nil {
-				read := budget.ReadPod(spec, t.sidecarNames(spec))
+				read := budget.ReadPod(spec, p.sidecarNames())
 				pod = &read
 			}
 			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))

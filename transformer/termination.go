@@ -44,7 +44,7 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 		exits[i] = sc.exit
 	}
 	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
-	for _, msg := range budget.ReadPod(spec, t.sidecarNames(spec)).OrderedBreaks(exits, longestExit) {
+	for _, msg := range budget.ReadPod(spec, p.sidecarNames()).OrderedBreaks(exits, longestExit) {
 		log.Break("%s", msg)
 	}
 }
@@ -53,7 +53,7 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 // writes it (with action mutate): the drain and pod labels of a workload
 // the function handles, or an Ingress's, Service's or BackendConfig's
 // load balancer settings. Skipped and failed workloads are left out.
-func (t *Transformer) fact(node *yaml.RNode, outcome outcome) budget.Fact {
+func (t *Transformer) fact(node *yaml.RNode, outcome outcome, sidecars map[string]bool) budget.Fact {
 	resRef, file := ref(node)
 	r := budget.Ref{Resource: resRef, File: file}
 	w, ok := workload.Find(node, t.Config.Spec.PodSpecPaths)
@@ -71,15 +71,19 @@ func (t *Transformer) fact(node *yaml.RNode, outcome outcome) budget.Fact {
 	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
-	pod := budget.ReadPod(spec, t.sidecarNames(spec))
+	if sidecars == nil {
+		sidecars = t.sidecarNames(spec)
+	}
+	pod := budget.ReadPod(spec, sidecars)
 	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
 }
 
-// ReadPod reads the pod of a workload item as the termination budget sees
-// it (budget.ReadPod), with the config's sidecars; ok is false for an item
-// that is not a workload or has no pod spec.
-func (e *Engine) ReadPod(node *yaml.RNode) (pod budget.Pod, ok bool) {
-	w, found := workload.Find(node, e.t.Config.Spec.PodSpecPaths)
+// ReadPod reads the pod of an edited workload item (Node) as the
+// termination budget sees it (budget.ReadPod), with the sidecars its
+// recognition found; ok is false for an item that is not a workload or
+// has no pod spec.
+func (e *Engine) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
+	w, found := workload.Find(ed.Node(), e.t.Config.Spec.PodSpecPaths)
 	if !found {
 		return budget.Pod{}, false
 	}
@@ -87,8 +91,16 @@ func (e *Engine) ReadPod(node *yaml.RNode) (pod budget.Pod, ok bool) {
 	if err != nil || spec == nil {
 		return budget.Pod{}, false
 	}
-	return budget.ReadPod(spec, e.t.sidecarNames(spec)), true
+	sidecars := ed.result.sidecars
+	if sidecars == nil {
+		sidecars = e.t.sidecarNames(spec)
+	}
+	return budget.ReadPod(spec, sidecars), true
 }
+
+// Injected are the presets of the sidecars the run found its injectors
+// add to the workload at admission.
+func (ed Edit) Injected() []string { return ed.result.injected }
 
 // meshes are the injected sidecars as package annotate writes their
 // annotations.

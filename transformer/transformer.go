@@ -31,6 +31,12 @@ type itemResult struct {
 	Log report.Log
 	// annotated reports whether mesh annotations were set.
 	annotated bool
+	// sidecars are the names of the workload's sidecars, as recognition
+	// judged its pod (plan.sidecarNames); nil for an item with no plan.
+	sidecars map[string]bool
+	// injected are the presets of the sidecars its injectors add at
+	// admission, as the run found them.
+	injected []string
 }
 
 // Transformer applies a loaded config to resources. It holds no state of
@@ -117,7 +123,8 @@ func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
 	copied.Node = yamlnode.Copy(item)
 	// The comment at the end of the item stays at its end, whatever moves.
 	trailing := yamlshape.TakeTrailing(copied.Node.YNode())
-	outcome, annotated, err := t.edit(&copied, p, &res.Log)
+	outcome, annotated, err := t.edit(&copied, &p, &res.Log)
+	res.sidecars, res.injected = p.sidecarNames(), p.injectedPresets
 	yamlshape.PutTrailing(copied.Node.YNode(), trailing)
 	if err != nil {
 		res.Log.Fail("%v", err)
@@ -147,12 +154,24 @@ func failed[E any](item *yaml.RNode, errs []E) itemResult {
 // edit runs the filters of the workload's mode on its pod spec, and the
 // mesh annotations for sidecars the mesh injects at admission. It reports
 // the outcome and whether mesh annotations changed.
-func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outcome, bool, error) {
+func (t *Transformer) edit(w *workload.Workload, pp *plan, log *report.Log) (outcome, bool, error) {
 	spec, err := w.PodSpec()
 	if err != nil || yaml.IsMissingOrNull(spec) {
 		return outcomeUntouched, false, err // checkWorkload has checked the pod spec's shape
 	}
+	p := *pp
+	switch {
+	case p.conflict != "":
+		log.Warn("left as it is: %s; to have the function order it, name the sidecar's container in spec.sidecars, or leave the workload out with %s: \"true\"", p.conflict, AnnotationSkip)
+		return outcomeSkipped, false, nil
+	case p.leave != "":
+		log.Warn("left as its vendor wrote it: %s", p.leave)
+		return outcomeSkipped, false, nil
+	}
 	found, injected := t.sort(spec, p, log)
+	for _, sc := range injected {
+		pp.injectedPresets = append(pp.injectedPresets, sc.preset.Name)
+	}
 	recognised(p.sidecars, p.mode == config.ModeNative, log)
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
 		return outcomeUntouched, false, err
@@ -166,6 +185,8 @@ func (t *Transformer) edit(w *workload.Workload, p plan, log *report.Log) (outco
 		return outcomeSkipped, false, nil // the mesh's own opt-out
 	case len(found) > 0 && noApplication(spec, p):
 		return outcomeSkipped, false, nil // a mesh gateway: the proxy is the pod
+	case len(found) == 0 && len(injected) == 0 && len(p.applications) > 0:
+		return outcomeSkipped, false, nil // the recognised container is the application
 	case len(found) > 0 && p.mode == config.ModeNative:
 		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), outcomeAdjusted
 		if toConvert(spec, found) {

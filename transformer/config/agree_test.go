@@ -115,6 +115,10 @@ spec:
         ordering: acme.dev/hold holds the application until the proxy is ready
         source: acme webhook/inject.go
       edits: cloud-sql-proxy
+      leaveAlone:
+      - {label: acme.dev/control-plane, value: "*", says: acme's own control plane, source: acme deploy/control-plane.yaml}
+      - {annotation: acme.dev/templates, value: "*", unless: [sidecar], says: another template}
+      - {env: ACME_NO_WAIT, value: "1", says: the proxy must not hold the container back}
     - {name: acme-exec, containers: [{name: acme-exec}], ready: {startupProbe: {probe: {exec: {command: [acme, ready]}}}}}
     - {name: acme-tcp, containers: [{name: acme-tcp}], ready: {startupProbe: {probe: {tcpSocket: {port: 9000, host: localhost}}}}}
     - {name: acme-grpc, images: [{pattern: acme/grpc}], ready: {startupProbe: {probe: {grpc: {port: 9000, service: health}}}}}

@@ -141,6 +141,7 @@ var objectRules = map[*shape]func() []any{
 	structShapes[reflect.TypeFor[preset.Entry]()]:                  entryRules,
 	structShapes[reflect.TypeFor[preset.SwitchFact]()]:             func() []any { return exactlyOne("annotation", "label") },
 	structShapes[reflect.TypeFor[preset.Delay]()]:                  delayRules,
+	structShapes[reflect.TypeFor[preset.Word]()]:                   wordRules,
 }
 
 // given is the schema of an object with the field, of the schema s.
@@ -148,10 +149,21 @@ func given(field string, s map[string]any) map[string]any {
 	return map[string]any{"required": []string{field}, "properties": map[string]any{field: s}}
 }
 
-// exactlyOne is the rule that exactly one of two string fields is given.
-func exactlyOne(a, b string) []any {
+// exactlyOne is the rule that exactly one of the string fields is given.
+func exactlyOne(fields ...string) []any {
 	str := map[string]any{"type": "string", "minLength": 1}
-	return []any{map[string]any{"oneOf": []any{given(a, str), given(b, str)}}}
+	one := make([]any, len(fields))
+	for i, f := range fields {
+		one[i] = given(f, str)
+	}
+	return []any{map[string]any{"oneOf": one}}
+}
+
+// wordRules: a vendor's word is an annotation, a label or an environment
+// variable, with a value and what it says.
+func wordRules() []any {
+	str := map[string]any{"type": "string", "minLength": 1}
+	return append(exactlyOne("annotation", "label", "env"), given("value", str), given("says", str))
 }
 
 // hasEntries is the schema of a spec with entries of its own in its catalog.

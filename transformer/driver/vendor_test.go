@@ -1,6 +1,7 @@
 package driver_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,9 +13,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
@@ -50,9 +53,25 @@ func TestVendorCorpus(t *testing.T) {
 						warned[r.Ref] += r.Message + "\n"
 					}
 				}
-				for _, item := range o.Items {
+				in, err := (&kio.ByteReader{Reader: bytes.NewReader(readOptional(t, itemsPath)), OmitReaderAnnotations: true}).Read()
+				if err != nil || len(in) != len(o.Items) {
+					t.Fatalf("%d items in, %d out: %v", len(in), len(o.Items), err)
+				}
+				for i, item := range o.Items {
 					w, ok := workload.Find(item, nil)
 					if !ok {
+						continue
+					}
+					if word := vendorWritten(w); word != "" {
+						if text, err := krmtest.Strings([]*yaml.RNode{in[i], item}); err != nil || text[0] != text[1] {
+							t.Errorf("%s %s: changed although %s (%v):\n%s", w.Kind, w.Name, word, err, krmtest.Diff(text[0], text[1]))
+						}
+						// A gateway, whose proxy is the whole pod, is left silently.
+						spec, _ := w.PodSpec()
+						gateway := len(podspec.Names(spec, podspec.Containers)) == 1
+						if !gateway && !strings.Contains(warned[krmtest.ID(item)], "left as its vendor wrote it") {
+							t.Errorf("%s %s: no warning that it is left as its vendor wrote it (%s)", w.Kind, w.Name, word)
+						}
 						continue
 					}
 					for _, e := range asInjected(w, mode, warned[krmtest.ID(item)]) {
@@ -62,6 +81,24 @@ func TestVendorCorpus(t *testing.T) {
 			})
 		}
 	}
+}
+
+// vendorWritten names the vendor's own word, read here from the vendors'
+// sources independently of the catalog, that the workload's proxy runs as
+// the vendor wrote it, or is empty: an Istio injection template other than
+// the sidecar one (pkg/kube/inject/inject.go selectTemplates), Istio's
+// status port 0 (no status server), Linkerd's control-plane label.
+func vendorWritten(w *workload.Workload) string {
+	if v, ok := w.Annotation("inject.istio.io/templates"); ok && !slices.Contains(strings.Split(v, ","), "sidecar") {
+		return "inject.istio.io/templates is " + strconv.Quote(v)
+	}
+	if v, _ := w.Annotation("status.sidecar.istio.io/port"); v == "0" {
+		return "status.sidecar.istio.io/port is \"0\""
+	}
+	if v, ok := w.TemplateLabel("linkerd.io/control-plane-component"); ok {
+		return "linkerd.io/control-plane-component is " + strconv.Quote(v)
+	}
+	return ""
 }
 
 // asInjected lists how the workload differs from what its mesh's injector

@@ -94,10 +94,9 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 	for _, item := range items {
 		e.NoteNamespace(item)
 	}
-	ns := namespaces(items)
 	var lb budget.Collector
 	type written struct {
-		node   *yaml.RNode
+		edit   transformer.Edit
 		fact   *budget.Workload
 		errors []string
 	}
@@ -109,7 +108,7 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 			f := ed.Fact()
 			lb.Add(f)
 			if f.Workload != nil {
-				workloads = append(workloads, written{node: ed.Node(), fact: f.Workload, errors: ed.Errors()})
+				workloads = append(workloads, written{edit: ed, fact: f.Workload, errors: ed.Errors()})
 			}
 		}
 	}
@@ -119,12 +118,13 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 	}
 	out := make([]Workload, 0, len(workloads))
 	for _, w := range workloads {
-		pod, ok := e.ReadPod(w.node)
+		pod, ok := e.ReadPod(w.edit)
 		if !ok {
 			continue
 		}
-		pod.Injected = injected(cfg, w.node, pod, ns)
-		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(w.node, pod), Errors: w.errors})
+		node := w.edit.Node()
+		pod.Injected = injected(cfg, node, w.edit.Injected())
+		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(node, pod), Errors: w.errors})
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/explain"
 )
 
@@ -423,6 +424,7 @@ func TestInjectedSwitches(t *testing.T) {
 		{"in the pod already", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: linkerd-proxy, image: p:1}, {name: app, image: a:1}]", false},
 		{"in the pod already, under another name", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: mesh, image: cr.l5d.io/linkerd/proxy:edge-26.8.3}, {name: app, image: a:1}]", false},
 		{"only the mesh's init container, which shares its image", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}}\n    spec:\n      initContainers: [{name: istio-init, image: docker.io/istio/proxyv2:1.30.3}]\n      containers: [{name: app, image: a:1}]", true},
+		{"a gateway's proxy is the application; the pod is not injected again", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}}\n    spec:\n      containers: [{name: istio-proxy, image: docker.io/istio/proxyv2:1.30.3}]", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -437,6 +439,20 @@ func TestInjectedSwitches(t *testing.T) {
 			}
 			if got := strings.Contains(out.String(), "(injected)"); got != tc.want {
 				t.Errorf("injected %v, want %v:\n%s", got, tc.want, out.String())
+			}
+			// The run itself reads the same verdict: it reports the
+			// injected sidecar exactly when the explanation shows one.
+			nodes, err := (&kio.ByteReader{Reader: strings.NewReader(items)}).Read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, results := transformer.New(krmtest.Config(t, "")).Transform(nodes)
+			var said strings.Builder
+			for _, r := range results {
+				said.WriteString(r.Message + "\n")
+			}
+			if got := strings.Contains(said.String(), "(added at admission)"); got != tc.want {
+				t.Errorf("the run reports an injected sidecar: %v, want %v:\n%s", got, tc.want, said.String())
 			}
 		})
 	}

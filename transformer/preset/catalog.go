@@ -162,6 +162,18 @@ func (e Entry) Check() []error {
 			add("injector.annotate", "%q is not one of %s", inj.Annotate, strings.Join(dialectNames(), ", "))
 		}
 	}
+	for i, w := range e.LeaveAlone {
+		field := fmt.Sprintf("leaveAlone[%d]", i)
+		if n := btoi(w.Annotation != "") + btoi(w.Label != "") + btoi(w.Env != ""); n != 1 {
+			add(field, "give exactly one of annotation, label and env")
+		}
+		if w.Value == "" {
+			add(field+".value", "give the value that says the word, or %q for any value", AnyValue)
+		}
+		if w.Says == "" {
+			add(field+".says", "say what the word means, for the message that names it")
+		}
+	}
 	if e.Edits != "" && e.Edits != CloudSQLProxyEdits {
 		add("edits", "%q is not %s", e.Edits, CloudSQLProxyEdits)
 	}
@@ -235,4 +247,12 @@ func (p Preset) Recognises(name, image string) (byImage, ok bool) {
 		}
 	}
 	return false, false
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -34,6 +34,9 @@ type Entry struct {
 	Injector *InjectorFacts `json:"injector,omitempty"`
 	// Edits names a package of the function's own edits for the sidecar (cloud-sql-proxy).
 	Edits Edits `json:"edits,omitempty"`
+	// LeaveAlone are the vendor's own words on a pod that its sidecar there
+	// runs as the vendor wrote it: any one of them leaves the pod as it is.
+	LeaveAlone []Word `json:"leaveAlone,omitempty"`
 }
 
 // Source is a repository at the tag or commit a fact was read at.
@@ -249,4 +252,27 @@ type KeyFormat struct {
 	Key string `json:"key"`
 	// Format is duration ("30s") or seconds ("30").
 	Format string `json:"format,omitempty"`
+}
+
+// Word is a vendor's own word on a pod that its sidecar there runs as the
+// vendor wrote it and must not be ordered by the function: a label or an
+// annotation of the pod template, or an environment variable of one of the
+// pod's containers, with a value.
+type Word struct {
+	// Annotation is the annotation's key.
+	Annotation string `json:"annotation,omitempty"`
+	// Label is the pod template label's key.
+	Label string `json:"label,omitempty"`
+	// Env is the name of an environment variable of any container of the pod.
+	Env string `json:"env,omitempty"`
+	// Value is the value that says the word; "*" is any value.
+	Value string `json:"value"`
+	// Unless are values that do not say it, though Value matches them: a
+	// comma-separated value holding any one of them does not (Istio's
+	// injection templates: "sidecar,spire" still injects the sidecar).
+	Unless []string `json:"unless,omitempty"`
+	// Says is what the word means, for the message that names it.
+	Says string `json:"says"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
 }

@@ -71,6 +71,9 @@ type Preset struct {
 	// Injector is the admission webhook that adds the sidecar to pods; nil
 	// when none does.
 	Injector *Injector
+	// LeaveAlone are the vendor's own words on a pod that its sidecar there
+	// runs as the vendor wrote it.
+	LeaveAlone []Word
 }
 
 // Edits names a package of edits of one sidecar kind's own, and the
