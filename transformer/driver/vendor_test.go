@@ -74,7 +74,7 @@ func TestVendorCorpus(t *testing.T) {
 						}
 						continue
 					}
-					for _, e := range asInjected(w, mode, warned[krmtest.ID(item)]) {
+					for _, e := range asInjected(w, mode, warned[krmtest.ID(item)], drainPort(in[i])) {
 						t.Errorf("%s %s: %s", w.Kind, w.Name, e)
 					}
 				}
@@ -101,9 +101,38 @@ func vendorWritten(w *workload.Workload) string {
 	return ""
 }
 
+// drainPort is the status port of the drain preStop Istio's injector wrote
+// on a native istio-proxy of the input item, or empty.
+func drainPort(item *yaml.RNode) string {
+	w, ok := workload.Find(item, nil)
+	if !ok {
+		return ""
+	}
+	spec, err := w.PodSpec()
+	if err != nil || spec == nil {
+		return ""
+	}
+	c := podspec.Find(spec, podspec.InitContainers, "istio-proxy")
+	if c == nil {
+		return ""
+	}
+	cmd, err := c.Pipe(yaml.Lookup("lifecycle", "preStop", "exec", "command"))
+	if err != nil || cmd == nil {
+		return ""
+	}
+	var args []string
+	for _, n := range cmd.YNode().Content {
+		args = append(args, n.Value)
+	}
+	if len(args) == 5 && args[0] == "pilot-agent" && args[4] == "drain" {
+		return strings.TrimPrefix(args[2], "--debug-port=")
+	}
+	return ""
+}
+
 // asInjected lists how the workload differs from what its mesh's injector
 // writes for the mode; warnings are the run's warnings about the workload.
-func asInjected(w *workload.Workload, mode, warnings string) []string {
+func asInjected(w *workload.Workload, mode, warnings, injectedPort string) []string {
 	spec, err := w.PodSpec()
 	if err != nil || spec == nil {
 		return []string{fmt.Sprintf("no pod spec: %v", err)}
@@ -122,7 +151,7 @@ func asInjected(w *workload.Workload, mode, warnings string) []string {
 	}
 	for _, proxy := range []string{"istio-proxy", "linkerd-proxy"} {
 		if i := slices.IndexFunc(ps.InitContainers, func(c corev1.Container) bool { return c.Name == proxy }); i >= 0 {
-			errs = append(errs, nativeAsInjected(w, &ps, i, warnings)...)
+			errs = append(errs, nativeAsInjected(w, &ps, i, warnings, injectedPort)...)
 		} else if i := slices.IndexFunc(ps.Containers, func(c corev1.Container) bool { return c.Name == proxy }); i >= 0 {
 			errs = append(errs, regularAsInjected(w, &ps, i, mode)...)
 		}
@@ -131,7 +160,7 @@ func asInjected(w *workload.Workload, mode, warnings string) []string {
 }
 
 // nativeAsInjected checks a native proxy at initContainers[i].
-func nativeAsInjected(w *workload.Workload, ps *corev1.PodSpec, i int, warnings string) []string {
+func nativeAsInjected(w *workload.Workload, ps *corev1.PodSpec, i int, warnings, injectedPort string) []string {
 	var errs []string
 	c := ps.InitContainers[i]
 	mesh := preset.MeshInitContainers()
@@ -152,6 +181,9 @@ func nativeAsInjected(w *workload.Workload, ps *corev1.PodSpec, i int, warnings 
 		port, ok := w.Annotation("status.sidecar.istio.io/port")
 		if !ok {
 			port = "15020" // Istio values.yaml global.proxy.statusPort
+		}
+		if injectedPort != "" {
+			port = injectedPort // the injector's own, from its configured values
 		}
 		if c.Lifecycle == nil || c.Lifecycle.PostStart != nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Exec == nil ||
 			!slices.Equal(c.Lifecycle.PreStop.Exec.Command, []string{"pilot-agent", "request", "--debug-port=" + port, "POST", "drain"}) {

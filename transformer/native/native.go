@@ -182,12 +182,11 @@ func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
 	return f.preStop(c, sc)
 }
 
-// preStop writes the mesh's native preStop when the sidecar has no other.
+// preStop writes the mesh's native preStop when the sidecar has none. One
+// it has is kept: the mesh's own drain on another status port is the port
+// its injector was configured with (a vendor's port is never rewritten).
 func (f Convert) preStop(c *yaml.RNode, sc Sidecar) error {
-	if len(sc.PreStop) == 0 || (hook.Get(c, hook.PreStop) != nil && !meshPreStop(c, sc)) {
-		return nil
-	}
-	if cmd, _ := hook.Exec(c, hook.PreStop); hook.Equal(cmd, sc.PreStop) {
+	if len(sc.PreStop) == 0 || hook.Get(c, hook.PreStop) != nil {
 		return nil
 	}
 	f.Log.Change("set the preStop of %s to %q, as its mesh's injector does for a native sidecar", sc.Name, strings.Join(sc.PreStop, " "))

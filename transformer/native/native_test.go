@@ -174,9 +174,9 @@ func TestConvertNativePreStop(t *testing.T) {
 			replace: true,
 		},
 		{
-			name: "a drain on another status port is updated",
+			name: "a drain on another status port, as its injector was configured, is kept",
 			spec: "initContainers:\n- name: istio-proxy\n  restartPolicy: Always\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec: {command: [pilot-agent, request, --debug-port=15999, POST, drain]}\ncontainers:\n- name: app\n",
-			want: "initContainers:\n- name: istio-proxy\n  restartPolicy: Always\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec:\n        command:\n        - pilot-agent\n        - request\n        - --debug-port=15020\n        - POST\n        - drain\ncontainers:\n- name: app\n",
+			want: "initContainers:\n- name: istio-proxy\n  restartPolicy: Always\n  startupProbe: {tcpSocket: {port: 1}}\n  lifecycle:\n    preStop:\n      exec: {command: [pilot-agent, request, --debug-port=15999, POST, drain]}\ncontainers:\n- name: app\n",
 		},
 		{
 			name: "another preStop is kept",
