@@ -168,13 +168,13 @@ func judge(w *workload.Workload, spec *yaml.RNode, p *plan) {
 	}
 	var words []string
 	seen := map[string]bool{}
+	env := podEnv(pod)
 	for _, c := range cands {
 		pr := p.sidecars[c.plan].preset
 		if apps[c.name] || seen[pr.Name] {
 			continue
 		}
 		seen[pr.Name] = true
-		env := podEnv(pod)
 		for _, word := range pr.LeftAlone(w, env) {
 			words = append(words, fmt.Sprintf("%s (%s): %s", c.name, pr.Name, word))
 		}
@@ -206,7 +206,7 @@ func others(pod []podContainer, c podContainer, isCand func(string) bool, apps m
 	prep := preparers(pod, c, ownInit)
 	var out []string
 	for _, o := range pod {
-		if !o.regular || o.name == c.name || (isCand(o.name) && !apps[o.name]) || o.helps(c) || slices.Contains(prep, repository(o.image)) {
+		if !o.regular || o.name == c.name || (isCand(o.name) && !apps[o.name]) || o.helps(c) || slices.Contains(prep, preset.ImageRepository(o.image)) {
 			continue
 		}
 		out = append(out, o.name)
@@ -221,7 +221,7 @@ func preparers(pod []podContainer, c podContainer, ownInit []string) []string {
 	var out []string
 	for _, init := range pod {
 		if len(prepares(pod, init, c, ownInit)) > 0 && init.image != "" {
-			out = append(out, repository(init.image))
+			out = append(out, preset.ImageRepository(init.image))
 		}
 	}
 	return out
@@ -242,15 +242,6 @@ func prepares(pod []podContainer, init, c podContainer, ownInit []string) []stri
 		}
 	}
 	return out
-}
-
-// repository is an image without its tag or digest.
-func repository(image string) string {
-	image, _, _ = strings.Cut(image, "@")
-	if i := strings.LastIndexByte(image, ':'); i > strings.LastIndexByte(image, '/') {
-		image = image[:i]
-	}
-	return image
 }
 
 // purpose lists the evidence that the candidate is the pod's purpose

@@ -211,7 +211,7 @@ func checkPattern(p string) error {
 // MatchImage reports whether an image reference, with any tag or digest,
 // matches the pattern.
 func MatchImage(pattern, image string) bool {
-	repo := imageRepository(image)
+	repo := ImageRepository(image)
 	rest, anyPrefix := strings.CutPrefix(pattern, "**/")
 	if !anyPrefix {
 		ok, _ := path.Match(rest, repo)
@@ -226,8 +226,8 @@ func MatchImage(pattern, image string) bool {
 	return ok
 }
 
-// imageRepository is an image reference without its tag and digest.
-func imageRepository(image string) string {
+// ImageRepository is an image reference without its tag and digest.
+func ImageRepository(image string) string {
 	image, _, _ = strings.Cut(image, "@")
 	if i := strings.LastIndex(image, ":"); i > strings.LastIndex(image, "/") {
 		image = image[:i]
