@@ -135,9 +135,6 @@ func judge(w *workload.Workload, spec *yaml.RNode, p *plan) {
 			}
 		}
 	}
-	if len(cands) == 0 {
-		return
-	}
 	isCand := func(name string) bool {
 		return slices.ContainsFunc(cands, func(c candidate) bool { return c.name == name })
 	}
@@ -169,14 +166,13 @@ func judge(w *workload.Workload, spec *yaml.RNode, p *plan) {
 	var words []string
 	seen := map[string]bool{}
 	env := podEnv(pod)
-	for _, c := range cands {
-		pr := p.sidecars[c.plan].preset
-		if apps[c.name] || seen[pr.Name] {
+	for _, sc := range p.sidecars {
+		if apps[sc.Name] || seen[sc.preset.Name] || !(sc.admitted || isCand(sc.Name)) {
 			continue
 		}
-		seen[pr.Name] = true
-		for _, word := range pr.LeftAlone(w, env) {
-			words = append(words, fmt.Sprintf("%s (%s): %s", c.name, pr.Name, word))
+		seen[sc.preset.Name] = true
+		for _, word := range sc.preset.LeftAlone(w, env) {
+			words = append(words, fmt.Sprintf("%s (%s): %s", sc.Name, sc.preset.Name, word))
 		}
 	}
 	switch {

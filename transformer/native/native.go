@@ -145,16 +145,29 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 	return nil
 }
 
-// native makes the container a native sidecar.
+// native makes the container a native sidecar. One that is native
+// already keeps the hooks it has: its injector wrote them (Istio's
+// pilot-agent wait under holdApplicationUntilProxyStarts, Linkerd's
+// linkerd-await, a preStop of the pod's own).
 func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
-	if cur := c.Field("restartPolicy"); cur == nil || yaml.GetValue(cur.Value) != "Always" {
+	cur := c.Field("restartPolicy")
+	wasNative := cur != nil && yaml.GetValue(cur.Value) == "Always"
+	if !wasNative {
 		if err := c.PipeE(yaml.SetField("restartPolicy", yaml.NewScalarRNode("Always"))); err != nil {
 			return err
 		}
 		f.Log.Change("set restartPolicy Always on %s", sc.Name)
 	}
-	if err := f.startupProbe(c, sc); err != nil {
-		return err
+	// A native sidecar with its mesh's own native preStop is the injector's
+	// output: a startupProbe it did not write has no endpoint to pass (Istio
+	// writes none when the status server is off).
+	if !wasNative || !meshPreStop(c, sc) {
+		if err := f.startupProbe(c, sc); err != nil {
+			return err
+		}
+	}
+	if wasNative {
+		return f.preStop(c, sc)
 	}
 	if cmd, ok := hook.Exec(c, hook.PostStart); ok && len(sc.WaitCommand) > 0 && len(cmd) > 0 && cmd[0] == sc.WaitCommand[0] {
 		if err := hook.Remove(c, hook.PostStart); err != nil {
