@@ -213,8 +213,12 @@ func (e *Engine) write(ed *Edit) {
 		r.Log.Changes = nil // nothing was changed
 	}
 	ed.written = Written{Node: r.Node, Results: append(e.writeEntries(ed), itemResults(ed.input, r, action)...)}
+	ed.written.Changed = len(r.Log.Changes) > 0
+	for _, entry := range ed.entries {
+		ed.written.Changed = ed.written.Changed || entry.written.Changed
+	}
 	if ed.inFailedRun || ed.Failed() || action == config.ActionValidate {
-		ed.written.Node = ed.input
+		ed.written.Node, ed.written.Changed = ed.input, false
 	}
 }
 
@@ -222,8 +226,15 @@ func (e *Engine) write(ed *Edit) {
 // item's results.
 type Written struct {
 	// Node is the item to write: the edited item, or the input item when
-	// nothing changed, the action is validate or the run fails.
+	// nothing changed, the action is validate or the run fails. An item
+	// nothing changed may still be a copy whose comments are placed to
+	// read back where they were (see yamlshape.Stable).
 	Node *yaml.RNode
+	// Changed reports whether an edit changed the item (for a List, one
+	// of its entries): only then does Node hold other data than the input
+	// item. A driver that holds the item's input text writes that text
+	// when Changed is false.
+	Changed bool
 	// Results are the item's results: an info result listing the changes
 	// (an error with action validate), its warnings and its errors.
 	Results fn.Results

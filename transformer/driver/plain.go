@@ -219,8 +219,8 @@ func document(docs *stream.Documents, e *transformer.Engine, i int) (plainDocume
 			}
 		}
 	}
-	if node := ed.Written().Node; node != item {
-		body, err := encodeDocument(d.doc, node, d.body)
+	if w := ed.Written(); w.Changed {
+		body, err := encodeDocument(d.doc, w.Node, d.body)
 		if err != nil {
 			return plainDocument{}, &stream.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
 		}
