@@ -10,10 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
 )
 
@@ -161,6 +163,101 @@ func TestPlainStreamUntouchedByteForByte(t *testing.T) {
 					b, okB := streamData([]byte(got[i]))
 					if okA && okB && reflect.DeepEqual(a, b) && in[i] != got[i] {
 						t.Errorf("document %d holds the same data but was rewritten:\n%s", i, krmtest.Diff(in[i], got[i]))
+					}
+				}
+			})
+		}
+	}
+}
+
+// writerForm is a ResourceList as kyaml's ByteReadWriter reads and writes
+// it, with no edit.
+func writerForm(t *testing.T, rl []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(rl), Writer: &out, OmitReaderAnnotations: true, KeepReaderAnnotations: true}
+	nodes, err := rw.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rw.Write(nodes); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// itemTexts cuts the items of a ResourceList in kyaml's ByteWriter form
+// out of its text: each from its "- " line at the first column, with the
+// comment lines at that column right before it, to the next item or the
+// next key of the list.
+func itemTexts(rl []byte) []string {
+	var items []string
+	var pending string
+	in := false
+	for _, line := range strings.SplitAfter(string(rl), "\n") {
+		switch {
+		case line == "items:\n":
+			in = true
+		case !in:
+		case strings.HasPrefix(line, "- "):
+			items = append(items, pending+line)
+			pending = ""
+		case strings.HasPrefix(line, "#"):
+			pending += line
+		case strings.HasPrefix(line, " ") || line == "\n":
+			if len(items) > 0 {
+				items[len(items)-1] += pending + line
+				pending = ""
+			}
+		default:
+			in = false
+			if len(items) > 0 {
+				items[len(items)-1] += pending
+			}
+			pending = ""
+		}
+	}
+	return items
+}
+
+// TestResourceListUntouchedByteForByte: in a ResourceList, an item the run
+// does not change and that is already as kyaml's ByteWriter writes it
+// (its round trip gives its own bytes) comes out byte-identical, on the
+// streaming and the whole-list path, whatever the run reports about it.
+func TestResourceListUntouchedByteForByte(t *testing.T) {
+	for _, c := range byteInputs(t) {
+		for name, cfg := range byteConfigs(t, c) {
+			t.Run(c.name+"/"+name, func(t *testing.T) {
+				rl, err := krmtest.ResourceList(c.items, cfg)
+				if err != nil {
+					t.Skip(err) // not items kyaml reads
+				}
+				rl = writerForm(t, rl)
+				inTexts, again := itemTexts(rl), itemTexts(writerForm(t, rl))
+				in, err := krmtest.Split(rl)
+				if err != nil || len(in.Items) != len(inTexts) || len(again) != len(inTexts) {
+					t.Fatalf("%d items, %d cut out (%v):\n%s", len(in.Items), len(inTexts), err, rl)
+				}
+				for path, runPath := range map[string]func(io.Reader, io.Writer) error{
+					"streamed": driver.Run,
+					"whole": func(r io.Reader, w io.Writer) error {
+						_, err := driver.RunWholeList(r, w)
+						return err
+					},
+				} {
+					var out bytes.Buffer
+					if err := runPath(bytes.NewReader(rl), &out); err != nil && !errors.Is(err, report.ErrResults) {
+						t.Fatalf("%s: %v", path, err)
+					}
+					o, err := krmtest.Split(out.Bytes())
+					got := itemTexts(out.Bytes())
+					if err != nil || len(o.Items) != len(in.Items) || len(got) != len(in.Items) {
+						t.Fatalf("%s: %d items in, %d out, %d cut out (%v)", path, len(in.Items), len(o.Items), len(got), err)
+					}
+					for i := range inTexts {
+						if inTexts[i] == again[i] && krmtest.SameData(in.Items[i], o.Items[i]) && got[i] != inTexts[i] {
+							t.Errorf("%s: item %d holds the same data but was rewritten:\n%s", path, i, krmtest.Diff(inTexts[i], got[i]))
+						}
 					}
 				}
 			})
