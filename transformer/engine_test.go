@@ -90,3 +90,31 @@ func TestEngineRestartsOnTheFirstFailure(t *testing.T) {
 		t.Errorf("summary %q", msg)
 	}
 }
+
+// TestWrittenChanged: Written.Changed is set exactly for an item an edit
+// changed (a List for a changed entry), with action mutate; an item
+// nothing changed is not Changed, though it is written as a copy whose
+// comments read back in place.
+func TestWrittenChanged(t *testing.T) {
+	// The comment before B, then a blank line, is read onto A's first key.
+	moving := "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports:\n  - port: 443\n# at the first column\n\n  - protocol: TCP\n    port: 80\n"
+	podList := "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(shopPod, "\n"), "\n", "\n  ") + "\n"
+	for _, c := range []struct {
+		name, doc, action string
+		changed, copied   bool
+	}{
+		{"unchanged", moving, "mutate", false, true},
+		{"changed", shopPod, "mutate", true, true},
+		{"changed, with action validate", shopPod, "validate", false, false},
+		{"a List with a changed entry", podList, "mutate", true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := krmtest.Config(t, "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\nspec: {action: "+c.action+"}\n")
+			item := krmtest.Parse(t, c.doc)
+			w := transformer.New(cfg).Start().Edit(item).Written()
+			if w.Changed != c.changed || (w.Node != item) != c.copied {
+				t.Errorf("Changed %v, a copy %v; want %v, %v", w.Changed, w.Node != item, c.changed, c.copied)
+			}
+		})
+	}
+}
