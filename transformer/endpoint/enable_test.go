@@ -1,4 +1,4 @@
-package cloudsql
+package endpoint
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-func TestEnableHealthCheck(t *testing.T) {
+func TestEnable(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec, want, change string
 		reachable                bool
@@ -54,7 +54,7 @@ func TestEnableHealthCheck(t *testing.T) {
 			spec:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
 			want:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-use_http_health_check\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
 			reachable: true,
-			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check), as",
+			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check) (healthCheck: require makes this an error instead)",
 		},
 		{
 			name:      "on and reachable: nothing to do",
@@ -66,7 +66,7 @@ func TestEnableHealthCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			node := krmtest.Parse(t, tc.spec)
 			var log report.Log
-			if _, err := (EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: tc.reachable, Log: &log}).Filter([]*yaml.RNode{node}); err != nil {
+			if _, err := (Enable{Container: "cloud-sql-proxy", Preset: csql, Reachable: tc.reachable, Log: &log}).Filter([]*yaml.RNode{node}); err != nil {
 				t.Fatal(err)
 			}
 			if got := node.MustString(); got != tc.want {
@@ -78,7 +78,7 @@ func TestEnableHealthCheck(t *testing.T) {
 			}
 			krmtest.CheckLog(t, "changes", log.Changes, want)
 			krmtest.CheckFilterIdempotent(t, krmtest.Parse(t, tc.spec), func(l *report.Log) kio.Filter {
-				return EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: tc.reachable, Log: l}
+				return Enable{Container: "cloud-sql-proxy", Preset: csql, Reachable: tc.reachable, Log: l}
 			})
 		})
 	}
