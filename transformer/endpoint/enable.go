@@ -71,11 +71,11 @@ func (f Enable) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		}
 	}
 	if done := strings.Join(slices.DeleteFunc([]string{switched, reachable}, func(s string) bool { return s == "" }), " and "); done != "" {
-		as := ""
 		if sw.As != "" {
-			as = ", as " + sw.As + " does"
+			f.Log.Change("%s, as %s does (healthCheck: require makes this an error instead)", done, sw.As)
+		} else {
+			f.Log.Change("%s, which healthCheck: require makes an error instead", done)
 		}
-		f.Log.Change("%s%s (healthCheck: require makes this an error instead)", done, as)
 	}
 	return spec, nil
 }

@@ -55,7 +55,7 @@ func TestEnable(t *testing.T) {
 			spec:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
 			want:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-use_http_health_check\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
 			reachable: true,
-			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check) (healthCheck: require makes this an error instead)",
+			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check), which healthCheck: require makes an error instead",
 		},
 		{
 			name:      "on and reachable: nothing to do",
