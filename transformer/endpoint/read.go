@@ -67,9 +67,9 @@ type Container struct {
 	flags []token
 }
 
-// Program is the container's program: command[0], empty when the image's
+// program is the container's program: command[0], empty when the image's
 // entrypoint runs.
-func Program(c *yaml.RNode) string {
+func program(c *yaml.RNode) string {
 	if command := stringList(c, "command"); len(command) > 0 {
 		return command[0]
 	}
@@ -81,7 +81,7 @@ func Program(c *yaml.RNode) string {
 // readiness endpoint with a Switch.
 func Read(c *yaml.RNode, at string, p preset.Preset) Container {
 	ct := Container{Image: stringField(c, "image")}
-	ct.Ready = p.ReadinessFor(ct.Image, Program(c))
+	ct.Ready = p.ReadinessFor(ct.Image, program(c))
 	sw := ct.swtch()
 	if sw == nil {
 		return ct

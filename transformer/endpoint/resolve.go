@@ -59,6 +59,9 @@ type need struct {
 	what string
 	// configured says the config or the container gave it, not the catalog.
 	configured bool
+	// kubelet says kubelet sends it to the pod IP (an HTTP probe): the
+	// endpoint must listen where that reaches it.
+	kubelet bool
 }
 
 // Resolve reads the sidecar's container in the pod spec (specPath is the
@@ -92,10 +95,10 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		n, decided = s.orderedNeeds(at, ct, &plan)
 		plan.Decided = decided
 	}
-	reach := s.Native // kubelet probes the pod IP
 	if n.what == "" {
 		return plan
 	}
+	reach := n.kubelet
 	if port, err := strconv.Atoi(ct.Port()); err != nil || port < 1 || port > 65535 {
 		what := "is not a port number"
 		if err == nil || errors.Is(err, strconv.ErrRange) {
@@ -128,14 +131,18 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 // reason why: the config's is an error, the catalog's is left out with a
 // warning, the container's own is warned about.
 func (s Sidecar) cannotPass(at string, ct Container, n need, why string, plan Plan) Plan {
-	state := ct.offWhy(s.Native)
+	state := ct.offWhy(n.kubelet)
 	switch {
 	case n.configured && s.Native && s.StartupProbe == nil:
 		s.Log.Warn("%s: the sidecar's health endpoints are %s, and %s: its startupProbe cannot pass", at, state, why)
 		return plan
 	case n.configured:
+		field := "waitForReady"
+		if s.Native {
+			field = "startupProbe"
+		}
 		s.Log.Fail("%s: the sidecar's health endpoints are %s, and %s: the config's %s cannot pass; switch them on in the container, or remove it",
-			at, state, why, map[bool]string{true: "startupProbe", false: "waitForReady"}[s.Native])
+			at, state, why, field)
 		return plan
 	case s.Native:
 		s.Log.Warn("%s: the sidecar's health endpoints are %s, and %s: a startupProbe cannot pass, so the function writes none, and kubelet starts the next container as soon as the sidecar runs; switch them on and set startupProbe",
@@ -195,13 +202,13 @@ func (s Sidecar) nativeNeeds(c *yaml.RNode, at string, ct Container, plan *Plan)
 		return need{}
 	case probe == nil:
 		plan.StartupProbe = ct.probe()
-		return need{what: "startupProbe"}
+		return need{what: "startupProbe", kubelet: bySender(plan.StartupProbe)}
 	case probe.HTTPGet != nil && ct.onEndpoint(probe.HTTPGet.Path):
 		if port := probe.HTTPGet.Port; port.Type == intstr.Int && strconv.Itoa(port.IntValue()) != ct.Port() {
 			s.Log.Warn("%s: port %d is not the port the sidecar's health endpoints listen on (%s): kubelet never sees the sidecar start; set it to %s",
 				from, port.IntValue(), ct.Port(), ct.Port())
 		}
-		return need{what: "startupProbe", configured: true}
+		return need{what: "startupProbe", configured: true, kubelet: true}
 	}
 	return need{}
 }
