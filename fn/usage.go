@@ -83,7 +83,7 @@ functionConfig (every field optional):
       waitBeforeExit: 30s       # ordered: preStop delay; auto = the app's drain + 5s
       sleepCommand: [/bin/sleep]      # below 1.30, where there is no sleep action
       ifAbsent: annotate        # annotate | skip | fail
-      cloudSQLProxy: {healthCheck: enable}  # cloud-sql-proxy: enable | require
+      healthCheck: enable       # enable | require: health endpoints off (alloydb, cloud-sql)
     app: {drainDelay: 0s}       # preStop sleep for app containers without one
     terminationGracePeriod: {policy: raise, margin: 10s}  # raise | warn | keep
     existingHooks: keep         # keep | replace | fail

@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/cloudsql"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/endpoint"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/grace"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/native"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/ordered"
@@ -24,7 +24,8 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 	s := &t.Config.Spec
 	sleepAction := s.Version().AtLeast(config.SleepActionMinor)
 	sidecarNames := names(sidecars)
-	filters := append(cloudSQL(w, spec, sidecars, false, log), ordered.MoveFirst{Names: sidecarNames, Log: log})
+	endpoints, reported := readiness(w, spec, sidecars, false, log)
+	filters := append(endpoints, ordered.MoveFirst{Names: sidecarNames, Log: log})
 	for _, sc := range sidecars {
 		filters = append(filters,
 			ordered.WaitForReady{Container: sc.Name, Command: sc.waitCommand, ExistingHooks: s.ExistingHooks, Log: log},
@@ -37,7 +38,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 	}
 	floor, whose := exitFloor(nil, injected)
 	filters = append(filters, t.drainAndGrace(append(sidecarNames, names(injected)...), p, floor, whose, log)...)
-	warnOrdered(w, spec, s, sidecars, p, log)
+	warnOrdered(w, spec, s, sidecars, reported, p, log)
 	return filters
 }
 
@@ -46,7 +47,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
 	floor, whose := exitFloor(sidecars, injected)
-	filters := cloudSQL(w, spec, sidecars, true, log)
+	filters, _ := readiness(w, spec, sidecars, true, log)
 	for _, sc := range sidecars {
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
 			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.defaultProbe, WaitCommand: sc.waitCommand,
@@ -57,29 +58,32 @@ func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, side
 	return append(filters, t.drainAndGrace(append(names(sidecars), names(injected)...), p, floor, whose, log)...)
 }
 
-// cloudSQL fits each Cloud SQL Auth Proxy sidecar's wait command (ordered)
-// or startup probe (native) to the proxy's own settings, and returns the
-// filters that switch its health endpoints on.
-func cloudSQL(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, nativeMode bool, log *report.Log) []kio.Filter {
+// readiness fits each sidecar's wait command (ordered) or startup probe
+// (native) to its readiness endpoint as the container sets it, and returns
+// the filters that switch endpoints on (package endpoint), and the
+// sidecars for which it has said why no wait command is written.
+func readiness(w *workload.Workload, spec *yaml.RNode, sidecars []sidecarPlan, nativeMode bool, log *report.Log) ([]kio.Filter, map[string]bool) {
 	var filters []kio.Filter
+	reported := map[string]bool{}
 	for i := range sidecars {
 		sc := &sidecars[i]
-		if sc.preset.Edits != preset.CloudSQLProxyEdits {
-			continue
-		}
-		s := cloudsql.Sidecar{Name: sc.Name, Native: nativeMode, StartupProbe: configProbe(sc.StartupProbe), Log: log,
-			Require: sc.CloudSQLProxy != nil && sc.CloudSQLProxy.HealthCheck == config.HealthCheckRequire}
+		s := endpoint.Sidecar{Name: sc.Name, Preset: sc.preset, Native: nativeMode, StartupProbe: configProbe(sc.StartupProbe), Log: log,
+			Require: sc.HealthCheck == config.HealthCheckRequire}
 		if sc.WaitForReady != nil {
 			s.WaitForReady = sc.WaitForReady.Command
 		}
 		r := s.Resolve(spec, strings.Join(w.SpecPath, "."))
+		if !r.Decided {
+			continue
+		}
 		if !nativeMode {
 			sc.waitCommand = r.WaitCommand
+			reported[sc.Name] = len(r.WaitCommand) == 0
 		}
 		sc.defaultProbe = r.StartupProbe
 		filters = append(filters, r.Filters...)
 	}
-	return filters
+	return filters, reported
 }
 
 // configProbe returns the config's startupProbe when it has a handler; an
@@ -102,11 +106,13 @@ func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, whos
 	}
 }
 
-// warnOrdered reports what ordered mode cannot guarantee for this workload.
-func warnOrdered(w *workload.Workload, spec *yaml.RNode, s *config.Spec, sidecars []sidecarPlan, p plan, log *report.Log) {
+// warnOrdered reports what ordered mode cannot guarantee for this
+// workload; reported are the sidecars whose missing wait command package
+// endpoint has explained.
+func warnOrdered(w *workload.Workload, spec *yaml.RNode, s *config.Spec, sidecars []sidecarPlan, reported map[string]bool, p plan, log *report.Log) {
 	for i, sc := range sidecars {
 		switch {
-		case len(sc.waitCommand) == 0 && sc.preset.Edits != preset.CloudSQLProxyEdits: // package cloudsql reports its own
+		case len(sc.waitCommand) == 0 && !reported[sc.Name]:
 			log.Warn("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
 		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
 			log.Warn("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)

@@ -50,7 +50,10 @@ spec:
     startupProbe: {exec: {command: [/ready]}, initialDelaySeconds: 1, timeoutSeconds: 2, periodSeconds: 3, successThreshold: 1, failureThreshold: 4, terminationGracePeriodSeconds: 5}
     waitBeforeExit: 10s
     sleepCommand: [/bin/sleep]
-    cloudSQLProxy: {healthCheck: require}
+    healthCheck: require
+  - name: alloydb
+    preset: alloydb-auth-proxy
+    cloudSQLProxy: {healthCheck: enable}
   - name: http
     preset: linkerd
     ifAbsent: skip
@@ -76,8 +79,25 @@ spec:
       images: [{pattern: "**/acme/proxy", source: acme Dockerfile}]
       initContainers: [{name: acme-init, source: acme deploy/init.yaml}]
       ready:
-        endpoint: {path: /ready, port: 9000, on: true, address: 127.0.0.1, source: acme cmd/main.go}
-        wait: {command: [acme, wait], source: acme cmd/wait.go}
+        endpoint:
+          path: /ready
+          paths: [/live]
+          port: 9000
+          on: true
+          address: 127.0.0.1
+          source: acme cmd/main.go
+          switch:
+            flags: pflag
+            boolFlags: [health]
+            env: {prefix: ACME, since: "1.0.0", source: acme cmd/main.go}
+            on: {flag: health, env: ACME_HEALTH, since: "1.0", source: acme cmd/main.go}
+            address: {flag: health-address, env: ACME_HEALTH_ADDRESS, since: "1.1.0", source: acme cmd/main.go}
+            reachable: 0.0.0.0
+            port: {flag: health-port, env: ACME_HEALTH_PORT, since: v1.0.0, source: acme cmd/main.go}
+            configFile: config
+            as: the Acme operator
+            source: acme cmd/main.go
+        wait: {command: [acme, wait], portFlag: health-port, addressFlag: health-address, since: "1.2.0", source: acme cmd/wait.go}
         startupProbe:
           probe:
             httpGet: {path: /ready, port: 9000, host: localhost, scheme: HTTP, httpHeaders: [{name: X-Probe, value: "1"}]}
@@ -88,6 +108,39 @@ spec:
             failureThreshold: 4
             terminationGracePeriodSeconds: 5
           source: acme deploy/sidecar.yaml
+        variants:
+        - name: the v0 proxy
+          images: [{pattern: "**/acme/proxy-v0", source: acme Dockerfile}]
+          programs: [{name: acme0, source: acme Dockerfile}]
+          endpoint:
+            path: /ready
+            paths: [/live]
+            port: 8000
+            on: false
+            address: localhost
+            source: acme v0/main.go
+            switch:
+              flags: goflag
+              boolFlags: [health, verbose]
+              env: {prefix: ACME0, since: "0.5.0", source: acme v0/main.go}
+              on: {flag: health, env: ACME0_HEALTH, since: "0.1.0", source: acme v0/main.go}
+              address: {flag: health_address, env: ACME0_HEALTH_ADDRESS, since: "0.2.0", source: acme v0/main.go}
+              reachable: "::"
+              port: {flag: health_port, env: ACME0_HEALTH_PORT, since: "0.1.0", source: acme v0/main.go}
+              configFile: config_file
+              as: the Acme operator
+              source: acme v0/main.go
+          wait: {command: [acme0, wait], portFlag: port, addressFlag: address, since: "0.3.0", source: acme v0/wait.go}
+          startupProbe:
+            probe:
+              httpGet: {path: /ready, port: 8000, host: localhost, scheme: HTTP, httpHeaders: [{name: X-Probe, value: "1"}]}
+              initialDelaySeconds: 1
+              timeoutSeconds: 2
+              periodSeconds: 3
+              successThreshold: 1
+              failureThreshold: 4
+              terminationGracePeriodSeconds: 5
+            source: acme v0/main.go
       image: {shell: true, sleep: [/bin/sleep], source: acme Dockerfile}
       exit:
         sigterm: drains for its drain time
@@ -114,14 +167,16 @@ spec:
           source: acme webhook/inject.go
         ordering: acme.dev/hold holds the application until the proxy is ready
         source: acme webhook/inject.go
-      edits: cloud-sql-proxy
       leaveAlone:
       - {label: acme.dev/control-plane, value: "*", says: acme's own control plane, source: acme deploy/control-plane.yaml}
       - {annotation: acme.dev/templates, value: "*", unless: [sidecar], says: another template}
       - {env: ACME_NO_WAIT, value: "1", says: the proxy must not hold the container back}
-    - {name: acme-exec, containers: [{name: acme-exec}], ready: {startupProbe: {probe: {exec: {command: [acme, ready]}}}}}
-    - {name: acme-tcp, containers: [{name: acme-tcp}], ready: {startupProbe: {probe: {tcpSocket: {port: 9000, host: localhost}}}}}
-    - {name: acme-grpc, images: [{pattern: acme/grpc}], ready: {startupProbe: {probe: {grpc: {port: 9000, service: health}}}}}
+    - {name: acme-exec, containers: [{name: acme-exec}], ready: {startupProbe: {probe: {exec: {command: [acme, ready]}}},
+        variants: [{name: v0, programs: [{name: acme0}], startupProbe: {probe: {exec: {command: [acme0, ready]}}}}]}}
+    - {name: acme-tcp, containers: [{name: acme-tcp}], ready: {startupProbe: {probe: {tcpSocket: {port: 9000, host: localhost}}},
+        variants: [{name: v0, programs: [{name: acme0}], startupProbe: {probe: {tcpSocket: {port: 8000, host: localhost}}}}]}}
+    - {name: acme-grpc, images: [{pattern: acme/grpc}], ready: {startupProbe: {probe: {grpc: {port: 9000, service: health}}},
+        variants: [{name: v0, programs: [{name: acme0}], startupProbe: {probe: {grpc: {port: 8000, service: health}}}}]}}
 `
 
 // site is one value of a config: its YAML path, its node, and its shape.

@@ -60,13 +60,9 @@ func (s *Spec) defaultSidecar(sc *Sidecar) {
 			sc.IfAbsent = IfAbsentAnnotate
 		}
 	}
-	if p.Edits == preset.CloudSQLProxyEdits {
-		if sc.CloudSQLProxy == nil {
-			sc.CloudSQLProxy = &CloudSQLProxy{}
-		}
-		if sc.CloudSQLProxy.HealthCheck == "" {
-			sc.CloudSQLProxy.HealthCheck = HealthCheckEnable
-		}
+	// Validate takes cloudSQLProxy.healthCheck, once checked, as healthCheck.
+	if p.SwitchesEndpoint() && sc.HealthCheck == "" && sc.CloudSQLProxy == nil {
+		sc.HealthCheck = HealthCheckEnable
 	}
 	if sc.SleepCommand == nil && p.SleepCommand != nil {
 		sc.SleepCommand = append([]string(nil), p.SleepCommand...)

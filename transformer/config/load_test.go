@@ -343,25 +343,29 @@ func TestLoadConfigMap(t *testing.T) {
 	}
 }
 
-// TestLoadCloudSQLProxyHealthCheck: the Cloud SQL Auth Proxy's health
-// endpoints are switched on unless the config requires them.
-func TestLoadCloudSQLProxyHealthCheck(t *testing.T) {
+// TestLoadHealthCheck: a sidecar whose catalog entry says how to switch
+// its health endpoints on has them switched on unless the config requires
+// them, under healthCheck or its older name, cloudSQLProxy.healthCheck.
+func TestLoadHealthCheck(t *testing.T) {
 	for sidecar, want := range map[string]config.HealthCheck{
-		"{preset: cloud-sql-proxy}":                                        config.HealthCheckEnable,
-		"{preset: cloud-sql-proxy, cloudSQLProxy: {}}":                     config.HealthCheckEnable,
-		"{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: require}}": config.HealthCheckRequire,
+		"{preset: cloud-sql-proxy}":                                           config.HealthCheckEnable,
+		"{preset: alloydb-auth-proxy}":                                        config.HealthCheckEnable,
+		"{preset: alloydb-auth-proxy, healthCheck: require}":                  config.HealthCheckRequire,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {}}":                        config.HealthCheckEnable,
+		"{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: require}}":    config.HealthCheckRequire,
+		"{preset: alloydb-auth-proxy, cloudSQLProxy: {healthCheck: require}}": config.HealthCheckRequire,
 	} {
 		cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - " + sidecar + "\n"))
 		if err != nil {
 			t.Fatalf("%s: %v", sidecar, err)
 		}
-		if got := cfg.Spec.Sidecars[0].CloudSQLProxy; got == nil || got.HealthCheck != want {
-			t.Errorf("%s: cloudSQLProxy %+v, want healthCheck %q", sidecar, got, want)
+		if got := cfg.Spec.Sidecars[0].HealthCheck; got != want {
+			t.Errorf("%s: healthCheck %q, want %q", sidecar, got, want)
 		}
 	}
 	cfg, err := config.LoadBytes([]byte(header + "spec:\n  sidecars:\n  - {preset: linkerd}\n"))
-	if err != nil || cfg.Spec.Sidecars[0].CloudSQLProxy != nil {
-		t.Errorf("linkerd gets cloudSQLProxy %+v (%v), want none", cfg.Spec.Sidecars[0].CloudSQLProxy, err)
+	if err != nil || cfg.Spec.Sidecars[0].HealthCheck != "" {
+		t.Errorf("linkerd gets healthCheck %q (%v), want none", cfg.Spec.Sidecars[0].HealthCheck, err)
 	}
 }
 
@@ -449,7 +453,13 @@ func TestLoadErrors(t *testing.T) {
 		{"bad cloudSQLProxy.healthCheck", spec + "  sidecars: [{preset: cloud-sql-proxy, cloudSQLProxy: {healthCheck: off}}]\n",
 			[]string{"spec.sidecars[0].cloudSQLProxy.healthCheck"}, []string{`"off" is not one of enable, require`}},
 		{"cloudSQLProxy on another preset", spec + "  sidecars: [{preset: linkerd, cloudSQLProxy: {healthCheck: require}}]\n",
-			[]string{"spec.sidecars[0].cloudSQLProxy"}, []string{"applies to preset cloud-sql-proxy only, not linkerd: remove it, or set preset to cloud-sql-proxy"}},
+			[]string{"spec.sidecars[0].cloudSQLProxy"}, []string{"applies to presets whose catalog entry says how to switch their health endpoints on (alloydb-auth-proxy, cloud-sql-proxy), not linkerd: remove it"}},
+		{"healthCheck on another preset", spec + "  sidecars: [{preset: istio, healthCheck: enable}]\n",
+			[]string{"spec.sidecars[0].healthCheck"}, []string{"not istio: remove it"}},
+		{"bad healthCheck", spec + "  sidecars: [{preset: alloydb-auth-proxy, healthCheck: off}]\n",
+			[]string{"spec.sidecars[0].healthCheck"}, []string{`"off" is not one of enable, require`}},
+		{"healthCheck and its older name", spec + "  sidecars: [{preset: cloud-sql-proxy, healthCheck: enable, cloudSQLProxy: {healthCheck: enable}}]\n",
+			[]string{"spec.sidecars[0].cloudSQLProxy"}, []string{"is the older name of healthCheck: give only healthCheck"}},
 		{"negative waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: -5s}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"negative"}},
 		{"garbage waitBeforeExit", spec + "  sidecars: [{name: a, waitBeforeExit: 5 minutes}]\n", []string{"spec.sidecars[0].waitBeforeExit"}, []string{"not a duration"}},
 		{"cloud-sql-proxy exit delay below 1.30 in ordered mode", spec + "  kubernetesVersion: \"1.29\"\n  sidecars:\n  - preset: linkerd\n    waitBeforeExit: 30s\n  - preset: cloud-sql-proxy\n    waitBeforeExit: 10s\n",

@@ -142,6 +142,8 @@ var objectRules = map[*shape]func() []any{
 	structShapes[reflect.TypeFor[preset.SwitchFact]()]:             func() []any { return exactlyOne("annotation", "label") },
 	structShapes[reflect.TypeFor[preset.Delay]()]:                  delayRules,
 	structShapes[reflect.TypeFor[preset.Word]()]:                   wordRules,
+	structShapes[reflect.TypeFor[preset.EndpointSwitch]()]:         switchRules,
+	structShapes[reflect.TypeFor[preset.Variant]()]:                variantRules,
 }
 
 // given is the schema of an object with the field, of the schema s.
@@ -196,11 +198,33 @@ func entryRules() []any {
 // delayRules: an exit setting is an annotation or an environment variable.
 func delayRules() []any { return exactlyOne("annotation", "env") }
 
+// switchRules: the address kubelet reaches is written in the address
+// setting, both or neither, and it is not a loopback address.
+func switchRules() []any {
+	obj, str := map[string]any{"type": "object"}, map[string]any{"type": "string", "minLength": 1}
+	return []any{
+		map[string]any{"if": given("address", obj), "then": given("reachable", str)},
+		map[string]any{"if": given("reachable", str), "then": given("address", obj)},
+		map[string]any{"properties": map[string]any{"reachable": map[string]any{"not": map[string]any{"type": "string", "pattern": loopback}}}},
+	}
+}
+
+// loopback matches the addresses preset.Loopback reports.
+const loopback = `^(localhost|\[?::1\]?|\[?127\..*)$`
+
+// variantRules: a variant is recognised by an image or a program.
+func variantRules() []any {
+	nonEmpty := map[string]any{"type": "array", "minItems": 1}
+	return []any{map[string]any{"anyOf": []any{given("images", nonEmpty), given("programs", nonEmpty)}}}
+}
+
 // sidecarRules are the rules between a sidecar's fields that Validate
 // checks: a name unless the preset has a container, ifAbsent annotate only
-// for a preset with mesh annotations, cloudSQLProxy only for its preset.
+// for a preset with mesh annotations, healthCheck (or its older name
+// cloudSQLProxy, not both) only for a preset whose entry says how to
+// switch its health endpoints on.
 func sidecarRules() []any {
-	var named, annotating, cloudSQL []string
+	var named, annotating, switching []string
 	for _, name := range preset.Names() {
 		p, _ := preset.Lookup(name)
 		if p.Container != "" {
@@ -209,8 +233,8 @@ func sidecarRules() []any {
 		if p.Annotates() {
 			annotating = append(annotating, name)
 		}
-		if p.Edits == preset.CloudSQLProxyEdits {
-			cloudSQL = append(cloudSQL, name)
+		if p.SwitchesEndpoint() {
+			switching = append(switching, name)
 		}
 	}
 	// A preset not in the built-in catalog is an entry of the config's own,
@@ -221,6 +245,8 @@ func sidecarRules() []any {
 	return []any{
 		map[string]any{"anyOf": []any{given("name", map[string]any{"type": "string", "minLength": 1}), presetIn(named)}},
 		map[string]any{"if": given("ifAbsent", map[string]any{"const": IfAbsentAnnotate}), "then": presetIn(annotating)},
-		map[string]any{"if": given("cloudSQLProxy", map[string]any{"type": "object"}), "then": presetIn(cloudSQL)},
+		map[string]any{"if": given("healthCheck", map[string]any{"type": "string"}), "then": presetIn(switching)},
+		map[string]any{"if": given("cloudSQLProxy", map[string]any{"type": "object"}), "then": presetIn(switching)},
+		map[string]any{"not": map[string]any{"allOf": []any{given("healthCheck", map[string]any{"type": "string"}), given("cloudSQLProxy", map[string]any{"type": "object"})}}},
 	}
 }

@@ -87,13 +87,13 @@ const (
 	HooksFail ExistingHooks = "fail"
 )
 
-// HealthCheck says what to do when a Cloud SQL Auth Proxy's health
-// endpoints, which its wait command and startup probe need, are off.
+// HealthCheck says what to do when a sidecar's health endpoints, which its
+// wait command and startup probe need, are off or out of kubelet's reach.
 type HealthCheck string
 
 // Health check policies.
 const (
-	// HealthCheckEnable switches them on and makes them reachable by kubelet, as Google's Cloud SQL Proxy Operator does.
+	// HealthCheckEnable switches them on and makes them reachable by kubelet, with the settings the sidecar's catalog entry names.
 	HealthCheckEnable HealthCheck = "enable"
 	// HealthCheckRequire reports an error that says what to add.
 	HealthCheckRequire HealthCheck = "require"
@@ -186,7 +186,9 @@ type Sidecar struct {
 	SleepCommand []string `json:"sleepCommand,omitempty"`
 	// IfAbsent is annotate, skip or fail.
 	IfAbsent IfAbsent `json:"ifAbsent,omitempty"`
-	// CloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.
+	// HealthCheck is enable or require: what to do when the sidecar's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable); for presets whose catalog entry says how to switch them on (ready.endpoint.switch).
+	HealthCheck HealthCheck `json:"healthCheck,omitempty"`
+	// CloudSQLProxy holds healthCheck under its older name, cloudSQLProxy.healthCheck.
 	CloudSQLProxy *CloudSQLProxy `json:"cloudSQLProxy,omitempty"`
 
 	// Recognise says the name was not given: in each workload the sidecar
@@ -227,6 +229,24 @@ func (s *Spec) Presets() []preset.Preset {
 	return out
 }
 
+// switchingPresets lists the presets whose catalog entry says how to
+// switch their health endpoints on, sorted: those healthCheck applies to.
+func (s *Spec) switchingPresets() []string {
+	var names []string
+	for _, name := range preset.Names() {
+		if p, _ := preset.Lookup(name); p.SwitchesEndpoint() {
+			names = append(names, name)
+		}
+	}
+	for _, e := range s.Catalog.Entries {
+		if e.Preset().SwitchesEndpoint() {
+			names = append(names, e.Name)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 // presetNames lists every preset name the config can use, sorted.
 func (s *Spec) presetNames() string {
 	names := preset.Names()
@@ -241,9 +261,9 @@ func (s *Spec) presetNames() string {
 // name, image and injector switch.
 func (c Catalog) Recognising() bool { return c.Recognise == nil || *c.Recognise }
 
-// CloudSQLProxy holds the settings of a cloud-sql-proxy sidecar.
+// CloudSQLProxy holds a sidecar's healthCheck under its older name.
 type CloudSQLProxy struct {
-	// HealthCheck is enable or require: what to do when the proxy's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable).
+	// HealthCheck is the sidecar's healthCheck, under its older name.
 	HealthCheck HealthCheck `json:"healthCheck,omitempty"`
 }
 

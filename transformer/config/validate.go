@@ -86,6 +86,11 @@ func validateEntries(add func(string, string), entries []preset.Entry) {
 		if e.Ready != nil && e.Ready.StartupProbe != nil {
 			validateProbe(add, at+".ready.startupProbe.probe", e.Ready.StartupProbe.Probe)
 		}
+		for j, v := range readyVariants(e) {
+			if v.StartupProbe != nil {
+				validateProbe(add, fmt.Sprintf("%s.ready.variants[%d].startupProbe.probe", at, j), v.StartupProbe.Probe)
+			}
+		}
 		if _, builtin := preset.Lookup(e.Name); builtin {
 			add(at+".name", fmt.Sprintf("%q is an entry of the built-in catalog: choose another name, or name the built-in preset in spec.sidecars", e.Name))
 		}
@@ -94,6 +99,14 @@ func validateEntries(add func(string, string), entries []preset.Entry) {
 		}
 		names[e.Name] = i
 	}
+}
+
+// readyVariants are an entry's variants; none when it has no ready block.
+func readyVariants(e preset.Entry) []preset.Variant {
+	if e.Ready == nil {
+		return nil
+	}
+	return e.Ready.Variants
 }
 
 func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, versionOK bool) {
@@ -114,18 +127,39 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}
-	if sc.CloudSQLProxy != nil {
-		if ok && p.Edits != preset.CloudSQLProxyEdits {
-			add(at+".cloudSQLProxy", fmt.Sprintf("applies to preset cloud-sql-proxy only, not %s: remove it, or set preset to cloud-sql-proxy", p.Name))
-		} else {
-			oneOf(add, at+".cloudSQLProxy.healthCheck", string(sc.CloudSQLProxy.HealthCheck), HealthCheckEnable, HealthCheckRequire)
-		}
-	}
+	validateHealthCheck(add, at, sc, s, p, ok)
 	if !parseDelayOrAuto(add, at+".waitBeforeExit", &sc.WaitBeforeExit, s.TerminationGracePeriod.Margin.Value) || !ok || !versionOK {
 		return
 	}
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
 		add(at+".waitBeforeExit", NoSleepMessage(p, s.version))
+	}
+}
+
+// validateHealthCheck checks a sidecar's healthCheck, or its older
+// spelling cloudSQLProxy.healthCheck, which it then takes as healthCheck:
+// one of enable and require, for a preset whose catalog entry says how to
+// switch its health endpoints on; not both.
+func validateHealthCheck(add func(string, string), at string, sc *Sidecar, s *Spec, p preset.Preset, ok bool) {
+	field, v := at+".healthCheck", sc.HealthCheck
+	if sc.CloudSQLProxy != nil {
+		if sc.HealthCheck != "" {
+			add(at+".cloudSQLProxy", "is the older name of healthCheck: give only healthCheck")
+			return
+		}
+		field, v = at+".cloudSQLProxy", sc.CloudSQLProxy.HealthCheck
+	}
+	switch {
+	case field == at+".healthCheck" && v == "":
+	case ok && !p.SwitchesEndpoint():
+		add(field, fmt.Sprintf("applies to presets whose catalog entry says how to switch their health endpoints on (%s), not %s: remove it", strings.Join(s.switchingPresets(), ", "), p.Name))
+	case v == "":
+		sc.HealthCheck = HealthCheckEnable
+	case field == at+".cloudSQLProxy":
+		oneOf(add, field+".healthCheck", string(v), HealthCheckEnable, HealthCheckRequire)
+		sc.HealthCheck = v
+	default:
+		oneOf(add, field, string(v), HealthCheckEnable, HealthCheckRequire)
 	}
 }
 

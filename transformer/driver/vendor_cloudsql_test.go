@@ -14,24 +14,31 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
-// proxyFacts is what the Cloud SQL Auth Proxy itself makes of a container,
-// read here independently of the function: v2 flags win over their
-// CSQL_PROXY_* variables (cmd/root.go), v1 has its own flags
-// (cmd/cloud_sql_proxy/cloud_sql_proxy.go).
+// proxyFacts is what the Cloud SQL Auth Proxy or the AlloyDB Auth Proxy
+// itself makes of a container, read here independently of the function:
+// v2 flags win over their CSQL_PROXY_* variables (cloud-sql-proxy
+// cmd/root.go), v1 has its own flags (cmd/cloud_sql_proxy/cloud_sql_proxy.go);
+// the AlloyDB Auth Proxy reads the same flags as v2, and ALLOYDB_PROXY_*
+// variables (alloydb-auth-proxy v1.15.2 cmd/root.go).
 type proxyFacts struct {
 	v1                   bool
 	health, port, listen string
 	tag                  string
+	// program is the binary with the wait command (v2's, which a v1 image
+	// lacks); env starts its variables.
+	program, env string
 }
 
 func readProxy(c *yaml.RNode) (proxyFacts, bool) {
 	image := yaml.GetValue(c.Field("image").Value)
 	repo, tag, _ := strings.Cut(image, ":")
-	f := proxyFacts{tag: tag, health: "false", listen: "localhost", port: "9090"}
+	f := proxyFacts{tag: tag, health: "false", listen: "localhost", port: "9090", program: "/cloud-sql-proxy", env: "CSQL_PROXY_"}
 	switch filepath.Base(repo) {
 	case "gce-proxy":
 		f.v1, f.port, f.listen = true, "8090", "0.0.0.0"
 	case "cloud-sql-proxy":
+	case "alloydb-auth-proxy":
+		f.program, f.env = "/alloydb-auth-proxy", "ALLOYDB_PROXY_"
 	default:
 		return f, false
 	}
@@ -42,11 +49,11 @@ func readProxy(c *yaml.RNode) (proxyFacts, bool) {
 				value = yaml.GetValue(v.Value)
 			}
 			switch name {
-			case "CSQL_PROXY_HEALTH_CHECK":
+			case f.env + "HEALTH_CHECK":
 				f.health = value
-			case "CSQL_PROXY_HTTP_PORT":
+			case f.env + "HTTP_PORT":
 				f.port = value
-			case "CSQL_PROXY_HTTP_ADDRESS":
+			case f.env + "HTTP_ADDRESS":
 				f.listen = value
 			}
 		}
@@ -83,12 +90,15 @@ func readProxy(c *yaml.RNode) (proxyFacts, bool) {
 }
 
 // TestCloudSQLVendorExpectations checks the output of every *cloud-sql*
-// golden case the way the proxy and kubelet would run it: a startupProbe
+// golden case, and of the AlloyDB vendor case, the way the proxy and
+// kubelet would run it: a startupProbe
 // polls the port the proxy listens on, on an address kubelet reaches, with
 // the health check on; a wait postStart runs a binary the image has, on
 // the port the proxy listens on.
 func TestCloudSQLVendorExpectations(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/*cloud-sql*/expected.yaml")
+	alloydb, _ := filepath.Glob("testdata/vendor/alloydb-auth-proxy/expected-*.yaml")
+	dirs = append(dirs, alloydb...)
 	checked := 0
 	for _, path := range dirs {
 		b, err := os.ReadFile(path)
@@ -138,7 +148,7 @@ func TestCloudSQLVendorExpectations(t *testing.T) {
 					for _, w := range cmd.YNode().Content {
 						words = append(words, w.Value)
 					}
-					if words[0] != "/cloud-sql-proxy" {
+					if words[0] != f.program {
 						continue // the config's own command
 					}
 					if f.v1 {

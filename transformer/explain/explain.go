@@ -45,6 +45,9 @@ type Workload struct {
 	Notes []string
 	// Errors are the workload's error results: the function would not change it.
 	Errors []string
+	// CannotStart says, for each sidecar whose wait command or startup
+	// probe cannot pass, why: the containers after it never start.
+	CannotStart []string
 }
 
 // Explain reads a ResourceList and returns the explanation of every
@@ -124,7 +127,8 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 		}
 		node := w.edit.Node()
 		pod.Injected = injected(cfg, node, w.edit.Injected())
-		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(node, pod), Errors: w.errors})
+		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(node, pod), Errors: w.errors,
+			CannotStart: cannotStart(cfg, node)})
 	}
 	return out
 }

@@ -29,12 +29,21 @@ func writeText(w io.Writer, workloads []Workload) error {
 		for j, s := range wl.Startup {
 			fmt.Fprintf(tw, "  %d.\t%s\t%s\n", j+1, plain(s.Name), plain(s.Text))
 		}
+		if len(wl.CannotStart) > 0 {
+			fmt.Fprintln(tw, "\nthe start-up order breaks: the containers after these never start")
+			for _, b := range wl.CannotStart {
+				fmt.Fprintf(tw, "  - %s\n", plain(b))
+			}
+		}
 		fmt.Fprintln(tw, "\nshutdown:")
 		fmt.Fprintln(tw, "  t (s)\t\tevent")
 		for _, m := range wl.Marks {
 			fmt.Fprintf(tw, "  %d\t%s\t%s\n", m.At, flag(m.Breaks, "!"), plain(m.Text))
 		}
-		if len(wl.Breaks) == 0 {
+		switch {
+		case len(wl.Breaks) == 0 && len(wl.CannotStart) > 0:
+			continue // the pod never runs: nothing to say of its termination budget
+		case len(wl.Breaks) == 0:
 			fmt.Fprintln(tw, "\nthe termination budget holds")
 			continue
 		}
@@ -75,6 +84,12 @@ func writeMarkdown(w io.Writer, workloads []Workload) error {
 		for i, s := range wl.Startup {
 			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, markdownCode(s.Name), markdownText(s.Text))
 		}
+		if len(wl.CannotStart) > 0 {
+			b.WriteString("\n**The start-up order breaks:** the containers after these never start.\n\n")
+			for _, br := range wl.CannotStart {
+				fmt.Fprintf(&b, "- %s\n", markdownText(br))
+			}
+		}
 		b.WriteString("\n### Shutdown\n\n| t (s) | event |\n| ---: | --- |\n")
 		for _, m := range wl.Marks {
 			text := markdownText(m.Text)
@@ -85,7 +100,10 @@ func writeMarkdown(w io.Writer, workloads []Workload) error {
 		}
 		b.WriteString("\n")
 		gantt(&b, wl.Timeline)
-		if len(wl.Breaks) == 0 {
+		switch {
+		case len(wl.Breaks) == 0 && len(wl.CannotStart) > 0:
+			continue // the pod never runs: nothing to say of its termination budget
+		case len(wl.Breaks) == 0:
 			b.WriteString("\nThe termination budget holds.\n")
 			continue
 		}

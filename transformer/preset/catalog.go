@@ -120,12 +120,6 @@ func (e Entry) Check() []error {
 			add(fmt.Sprintf("images[%d].pattern", i), "%v", err)
 		}
 	}
-	if e.Ready != nil && e.Ready.Wait != nil && len(e.Ready.Wait.Command) == 0 {
-		add("ready.wait.command", "empty")
-	}
-	if e.Ready != nil && e.Ready.StartupProbe != nil && e.Ready.StartupProbe.Probe == nil {
-		add("ready.startupProbe.probe", "is required: the probe kubelet runs, such as {httpGet: {path: /ready, port: 9000}}")
-	}
 	if e.Exit != nil {
 		for i, d := range e.Exit.Delays {
 			field := fmt.Sprintf("exit.delays[%d]", i)
@@ -174,8 +168,8 @@ func (e Entry) Check() []error {
 			add(field+".says", "say what the word means, for the message that names it")
 		}
 	}
-	if e.Edits != "" && e.Edits != CloudSQLProxyEdits {
-		add("edits", "%q is not %s", e.Edits, CloudSQLProxyEdits)
+	if e.Ready != nil {
+		errs = append(errs, e.Ready.check()...)
 	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return errs

@@ -193,3 +193,42 @@ func TestMatchImage(t *testing.T) {
 		}
 	}
 }
+
+// TestEndpointSwitchVariables: every variable a built-in entry's switch
+// names is the one its sidecar reads for the flag, as viper does with
+// SetEnvPrefix and a "-" to "_" replacer: the prefix, "_", the flag in
+// upper case with "_" for "-".
+func TestEndpointSwitchVariables(t *testing.T) {
+	checked := 0
+	for _, e := range preset.Builtin() {
+		if e.Ready == nil {
+			continue
+		}
+		endpoints := []*preset.Endpoint{e.Ready.Endpoint}
+		for _, v := range e.Ready.Variants {
+			endpoints = append(endpoints, v.Endpoint)
+		}
+		for _, ep := range endpoints {
+			if ep == nil || ep.Switch == nil {
+				continue
+			}
+			sw := ep.Switch
+			for _, s := range []*preset.Setting{&sw.On, sw.Address, sw.Port} {
+				if s == nil || s.Env == "" {
+					continue
+				}
+				checked++
+				if sw.Env == nil {
+					t.Errorf("%s: %s names a variable, but the switch says of no environment", e.Name, s.Flag)
+					continue
+				}
+				if want := sw.Env.Prefix + "_" + strings.ToUpper(strings.ReplaceAll(s.Flag, "-", "_")); s.Env != want {
+					t.Errorf("%s: --%s is read from %s, not %s", e.Name, s.Flag, want, s.Env)
+				}
+			}
+		}
+	}
+	if checked < 6 {
+		t.Errorf("checked %d variables, want those of the Cloud SQL and AlloyDB proxies", checked)
+	}
+}

@@ -32,8 +32,6 @@ type Entry struct {
 	Exit *Exit `json:"exit,omitempty"`
 	// Injector is the admission webhook that adds the sidecar to pods.
 	Injector *InjectorFacts `json:"injector,omitempty"`
-	// Edits names a package of the function's own edits for the sidecar (cloud-sql-proxy).
-	Edits Edits `json:"edits,omitempty"`
 	// LeaveAlone are the vendor's own words on a pod that its sidecar there
 	// runs as the vendor wrote it: any one of them leaves the pod as it is.
 	LeaveAlone []Word `json:"leaveAlone,omitempty"`
@@ -69,7 +67,29 @@ type Ready struct {
 	// Endpoint is its readiness endpoint.
 	Endpoint *Endpoint `json:"endpoint,omitempty"`
 	// Wait is a command in its image that blocks until it is ready.
-	Wait *Command `json:"wait,omitempty"`
+	Wait *Wait `json:"wait,omitempty"`
+	// StartupProbe is native mode's probe when the config gives none.
+	StartupProbe *ProbeFact `json:"startupProbe,omitempty"`
+	// Variants are forms of the sidecar that tell it another way, such as
+	// an older major version under another image: the first that
+	// recognises a container replaces endpoint, wait and startupProbe for it.
+	Variants []Variant `json:"variants,omitempty"`
+}
+
+// Variant is a form of a sidecar that tells it is ready another way.
+type Variant struct {
+	// Name names the form in messages, such as "the v1 proxy".
+	Name string `json:"name"`
+	// Images are the images that recognise the form, with any tag or digest.
+	Images []ImagePattern `json:"images,omitempty"`
+	// Programs are the programs that recognise the form: the last path
+	// segment of the container's command[0].
+	Programs []Named `json:"programs,omitempty"`
+	// Endpoint is its readiness endpoint.
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
+	// Wait is a command in its image that blocks until it is ready; none
+	// when the form has no such command.
+	Wait *Wait `json:"wait,omitempty"`
 	// StartupProbe is native mode's probe when the config gives none.
 	StartupProbe *ProbeFact `json:"startupProbe,omitempty"`
 }
@@ -78,6 +98,9 @@ type Ready struct {
 type Endpoint struct {
 	// Path is the HTTP path.
 	Path string `json:"path"`
+	// Paths are the other paths its server answers on: a probe of the
+	// container's own on one of them needs the endpoint switched on too.
+	Paths []string `json:"paths,omitempty"`
 	// Port is the port it is served on by default.
 	Port int32 `json:"port,omitempty"`
 	// On says it is served without any flag or setting.
@@ -86,12 +109,90 @@ type Endpoint struct {
 	Address string `json:"address,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
+	// Switch is how the sidecar reads the endpoint's settings, with which
+	// the function switches it on, makes kubelet reach it and reads its
+	// port; nil when the function can do none of that.
+	Switch *EndpointSwitch `json:"switch,omitempty"`
 }
 
-// Command is an argv in the sidecar's image and where it was read.
-type Command struct {
+// EndpointSwitch is how a sidecar reads the settings of its readiness endpoint:
+// each a flag, and an environment variable that sets the same when the
+// flag is not given.
+type EndpointSwitch struct {
+	// Flags is how the sidecar parses its arguments: pflag (--name=value
+	// or --name value, a boolean flag alone, up to "--") or goflag (Go's
+	// flag package: -name or --name, up to the first argument that is not
+	// a flag).
+	Flags string `json:"flags"`
+	// BoolFlags are the sidecar's flags that take no separate value, for
+	// goflag, which cannot tell otherwise whether the next argument is a
+	// flag's value or ends the flags.
+	BoolFlags []string `json:"boolFlags,omitempty"`
+	// Env is how the sidecar reads settings from its environment; nil when it does not.
+	Env *EnvFacts `json:"env,omitempty"`
+	// On is the boolean setting that switches the endpoint on.
+	On Setting `json:"on"`
+	// Address is the setting of the address the endpoint binds; nil when
+	// it always binds the endpoint's address.
+	Address *Setting `json:"address,omitempty"`
+	// Reachable is the address the function writes in Address so that
+	// kubelet's probes, sent to the pod IP, reach the endpoint.
+	Reachable string `json:"reachable,omitempty"`
+	// Port is the setting of the endpoint's port; nil when it is always the
+	// endpoint's port.
+	Port *Setting `json:"port,omitempty"`
+	// ConfigFile is the flag that names a file of settings, which the
+	// function cannot read.
+	ConfigFile string `json:"configFile,omitempty"`
+	// As names whom the function follows when it switches the endpoint on
+	// this way, for its messages.
+	As string `json:"as,omitempty"`
+	// Source is "<source key> <path>", for flags, boolFlags, reachable,
+	// configFile and as.
+	Source string `json:"source,omitempty"`
+}
+
+// EnvFacts is how a sidecar reads settings from its environment.
+type EnvFacts struct {
+	// Prefix starts the name of every variable the sidecar reads: a
+	// container that sets one is configured through its environment, and
+	// the function writes its settings there too.
+	Prefix string `json:"prefix"`
+	// Since is the sidecar's oldest version that reads them.
+	Since string `json:"since,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// Setting is one setting of a sidecar: a flag, and the environment
+// variable that sets the same when the flag is not given.
+type Setting struct {
+	// Flag is the flag's name, without dashes.
+	Flag string `json:"flag"`
+	// Env is the variable's name; empty when none sets it.
+	Env string `json:"env,omitempty"`
+	// Since is the sidecar's oldest version that reads the flag.
+	Since string `json:"since,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// Wait is a command in a sidecar's image that blocks until the sidecar is
+// ready, and how it is told where the readiness endpoint is.
+type Wait struct {
 	// Command is the argv.
 	Command []string `json:"command"`
+	// PortFlag is the command's flag for the port it polls: the function
+	// sets it to the port the endpoint is served on, and adds it when the
+	// command lacks it. Empty when the command polls the endpoint's
+	// default port always.
+	PortFlag string `json:"portFlag,omitempty"`
+	// AddressFlag is the command's flag for the address it polls, which
+	// is localhost unless given: the function adds it when the endpoint
+	// binds an address localhost does not reach.
+	AddressFlag string `json:"addressFlag,omitempty"`
+	// Since is the sidecar's oldest version whose image has the command.
+	Since string `json:"since,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
 }

@@ -30,7 +30,7 @@ func none() Preset { return Preset{Name: None, SleepCommand: DefaultSleepCommand
 
 // Preset returns what the engine asks of the entry's sidecar.
 func (e Entry) Preset() Preset {
-	p := Preset{Name: e.Name, Title: e.Title, Mesh: e.Mesh, Edits: e.Edits, SleepCommand: DefaultSleepCommand, LeaveAlone: slices.Clone(e.LeaveAlone)}
+	p := Preset{Name: e.Name, Title: e.Title, Mesh: e.Mesh, Ready: e.Ready, SleepCommand: DefaultSleepCommand, LeaveAlone: slices.Clone(e.LeaveAlone)}
 	for _, c := range e.Containers {
 		p.Containers = append(p.Containers, c.Name)
 	}

@@ -65,9 +65,9 @@ type Preset struct {
 	NativePreStopArg *AnnotatedArg
 	// InitContainers are the mesh's own init containers that must run before it.
 	InitContainers []string
-	// Edits names the sidecar's own edits, which fit its wait command and
-	// probe to the container's settings; empty when it has none.
-	Edits Edits
+	// Ready is how the sidecar tells it is ready, as its entry states it;
+	// nil when the entry says nothing. ReadinessFor reads it.
+	Ready *Ready
 	// Injector is the admission webhook that adds the sidecar to pods; nil
 	// when none does.
 	Injector *Injector
@@ -75,15 +75,6 @@ type Preset struct {
 	// runs as the vendor wrote it.
 	LeaveAlone []Word
 }
-
-// Edits names a package of edits of one sidecar kind's own, and the
-// settings block of the config they read.
-type Edits string
-
-// CloudSQLProxyEdits are package cloudsql's: the wait command and probe
-// fitted to the proxy's flags and environment, and its health endpoints
-// switched on (the config's cloudSQLProxy block).
-const CloudSQLProxyEdits Edits = "cloud-sql-proxy"
 
 // AnnotatedArg is an argument of a command whose value a pod annotation sets.
 type AnnotatedArg struct {

@@ -82,9 +82,6 @@ func facts(e preset.Entry) []fact {
 	}
 	list = append(list, exitFacts(e.Exit)...)
 	list = append(list, injectorFacts(e.Injector)...)
-	if e.Edits != "" {
-		list = append(list, fact{"the function's own edits: " + code(string(e.Edits)), ""})
-	}
 	return list
 }
 
@@ -93,17 +90,95 @@ func readyFacts(r *preset.Ready) []fact {
 	if r == nil {
 		return nil
 	}
-	var list []fact
-	if ep := r.Endpoint; ep != nil {
-		list = append(list, fact{endpointText(*ep), ep.Source})
-	}
-	if w := r.Wait; w != nil {
-		list = append(list, fact{"wait, ordered mode's postStart: " + code(argv(w.Command)), w.Source})
-	}
-	if p := r.StartupProbe; p != nil && p.Probe != nil {
-		list = append(list, fact{"startupProbe in native mode: " + probe(p.Probe), p.Source})
+	list := formFacts("", r.Endpoint, r.Wait, r.StartupProbe)
+	for _, v := range r.Variants {
+		lead := code(v.Name) + ": "
+		for _, im := range v.Images {
+			list = append(list, fact{lead + "recognised by the image " + code(im.Pattern) + ", any tag or digest", im.Source})
+		}
+		for _, prog := range v.Programs {
+			list = append(list, fact{lead + "recognised by the program " + code(prog.Name), prog.Source})
+		}
+		list = append(list, formFacts(lead, v.Endpoint, v.Wait, v.StartupProbe)...)
+		if v.Wait == nil {
+			list = append(list, fact{lead + "no wait command", ""})
+		}
 	}
 	return list
+}
+
+// formFacts are how one form of the sidecar tells it is ready, each line
+// starting with lead.
+func formFacts(lead string, ep *preset.Endpoint, w *preset.Wait, p *preset.ProbeFact) []fact {
+	var list []fact
+	if ep != nil {
+		list = append(list, fact{lead + endpointText(*ep), ep.Source})
+		if sw := ep.Switch; sw != nil {
+			list = append(list, switchFacts(lead, *sw)...)
+		}
+	}
+	if w != nil {
+		text := "wait, ordered mode's postStart: " + code(argv(w.Command))
+		if w.PortFlag != "" {
+			text += ", told the port with " + code("--"+w.PortFlag)
+		}
+		if w.AddressFlag != "" {
+			text += " and the address with " + code("--"+w.AddressFlag)
+		}
+		if w.Since != "" {
+			text += ", since " + w.Since
+		}
+		list = append(list, fact{lead + text, w.Source})
+	}
+	if p != nil && p.Probe != nil {
+		list = append(list, fact{lead + "startupProbe in native mode: " + probe(p.Probe), p.Source})
+	}
+	return list
+}
+
+// switchFacts are the settings of a readiness endpoint that the function
+// reads and writes.
+func switchFacts(lead string, sw preset.EndpointSwitch) []fact {
+	text := "its settings are read as " + code(sw.Flags) + " reads flags"
+	if len(sw.BoolFlags) > 0 {
+		text += ", with the boolean flags " + code(strings.Join(sw.BoolFlags, ", "))
+	}
+	if sw.ConfigFile != "" {
+		text += "; " + code(sw.Dashes()+sw.ConfigFile) + " names a file of settings the function cannot read"
+	}
+	if sw.As != "" {
+		text += "; the function switches the endpoint on as " + sw.As + " does"
+	}
+	list := []fact{{lead + text, sw.Source}}
+	if e := sw.Env; e != nil {
+		list = append(list, fact{lead + "a flag not given is read from the variable " + code(e.Prefix+"_") + " and the flag in upper case, " + code("_") + " for " + code("-") + sinceText(e.Since), e.Source})
+	}
+	for _, s := range []struct {
+		what string
+		set  *preset.Setting
+	}{{"switched on with ", &sw.On}, {"bound with ", sw.Address}, {"port set with ", sw.Port}} {
+		if s.set == nil {
+			continue
+		}
+		text := s.what + code(sw.Dashes()+s.set.Flag)
+		if s.set.Env != "" {
+			text += " or " + code(s.set.Env)
+		}
+		text += sinceText(s.set.Since)
+		if s.set == sw.Address {
+			text += "; the function writes " + code(sw.Reachable) + " there for kubelet's probes"
+		}
+		list = append(list, fact{lead + text, s.set.Source})
+	}
+	return list
+}
+
+// sinceText is ", since <version>", empty when the version is.
+func sinceText(v string) string {
+	if v == "" {
+		return ""
+	}
+	return ", since " + v
 }
 
 // endpointText describes a readiness endpoint.

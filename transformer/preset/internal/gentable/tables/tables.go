@@ -215,7 +215,7 @@ func orderedWait(e preset.Entry) string {
 		return "none"
 	}
 	text := code(argv(e.Ready.Wait.Command))
-	if e.Edits != "" {
+	if fitted(e.Ready) {
 		text += " (fitted to the container's flags)"
 	}
 	return text
@@ -227,10 +227,17 @@ func nativeProbe(e preset.Entry) string {
 		return "none"
 	}
 	text := probe(e.Ready.StartupProbe.Probe)
-	if e.Edits != "" {
+	if fitted(e.Ready) {
 		text += " (fitted to the container's flags)"
 	}
 	return text
+}
+
+// fitted reports whether the entry says how to switch its readiness
+// endpoint on: the function then fits the wait command and the probe to
+// each container's settings.
+func fitted(r *preset.Ready) bool {
+	return r.Endpoint != nil && r.Endpoint.Switch != nil
 }
 
 // probe is a probe in one line: its handler, then its timings.

@@ -1,4 +1,4 @@
-package cloudsql
+package endpoint
 
 import (
 	"fmt"
@@ -10,37 +10,36 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-// AllInterfaces is the address that makes the v2 health endpoints reachable
-// by kubelet, as the operator sets it.
-const AllInterfaces = "0.0.0.0"
-
-// EnableHealthCheck switches a proxy's health endpoints on, and with
-// Reachable makes them listen on every interface, as Google's Cloud SQL
-// Proxy Operator does. A setting written as off or on localhost is
-// rewritten where it is; a missing one is added in the container's style:
-// a CSQL_PROXY_* variable when the container configures the proxy through
-// its environment, else a flag in args (v1: a flag right after the program,
-// where Go's flag parser still reads it).
-type EnableHealthCheck struct {
-	// Container is the proxy's container name.
+// Enable switches a sidecar's readiness endpoint on, and with Reachable
+// makes it listen where kubelet reaches it, with the settings its catalog
+// entry names. A setting written as off or on localhost is rewritten where
+// it is; a missing one is added in the container's style: a variable when
+// the container configures the sidecar through its environment, else a
+// flag in args (goflag: right after the program, where Go's flag parser
+// still reads it).
+type Enable struct {
+	// Container is the sidecar's container name.
 	Container string
-	// Reachable also makes the endpoints reachable by kubelet (native mode's probe).
+	// Preset is the sidecar's catalog entry.
+	Preset preset.Preset
+	// Reachable also makes the endpoint reachable by kubelet (native mode's probe).
 	Reachable bool
 	// Log receives what changed.
 	Log *report.Log
 }
 
-var _ kio.Filter = EnableHealthCheck{}
+var _ kio.Filter = Enable{}
 
 // Filter applies the switch to each pod spec node.
-func (f EnableHealthCheck) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
+func (f Enable) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
 	return kio.FilterAll(yaml.FilterFunc(f.filter)).Filter(specs)
 }
 
-func (f EnableHealthCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
+func (f Enable) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	c := podspec.Find(spec, podspec.Containers, f.Container)
 	if c == nil {
 		c = podspec.Find(spec, podspec.InitContainers, f.Container)
@@ -48,17 +47,21 @@ func (f EnableHealthCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	if c == nil {
 		return spec, nil
 	}
-	p := Read(c, "")
+	ct := Read(c, "", f.Preset)
+	sw := ct.swtch()
+	if sw == nil {
+		return spec, nil
+	}
 	var switched, reachable string
-	if !p.HealthCheck() {
-		written, err := p.switchOn(c)
+	if !ct.On() {
+		written, err := ct.switchOn(c, sw)
 		if err != nil {
 			return nil, fmt.Errorf("container %q: %w", f.Container, err)
 		}
 		switched = "switched on the health endpoints of " + f.Container + " (" + written + ")"
 	}
-	if f.Reachable && !p.Reachable() {
-		written, err := p.setAddress(c)
+	if f.Reachable && !ct.Reachable() && sw.Address != nil {
+		written, err := ct.setAddress(c, sw)
 		if err != nil {
 			return nil, fmt.Errorf("container %q: %w", f.Container, err)
 		}
@@ -68,51 +71,61 @@ func (f EnableHealthCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		}
 	}
 	if done := strings.Join(slices.DeleteFunc([]string{switched, reachable}, func(s string) bool { return s == "" }), " and "); done != "" {
-		f.Log.Change("%s, as Google's Cloud SQL Proxy Operator does (cloudSQLProxy.healthCheck: require makes this an error instead)", done)
+		if sw.As != "" {
+			f.Log.Change("%s, as %s does (healthCheck: require makes this an error instead)", done, sw.As)
+		} else {
+			f.Log.Change("%s, which healthCheck: require makes an error instead", done)
+		}
 	}
 	return spec, nil
 }
 
-// switchOn writes the health check switch and says what it wrote.
-func (p Proxy) switchOn(c *yaml.RNode) (string, error) {
-	flag := "--" + flagHealthCheck
-	if p.V1 {
-		flag = "-" + flagV1HealthCheck
-	}
-	env := envName(flagHealthCheck)
-	switch from := p.healthCheck.from; {
+// switchOn writes the switch and says what it wrote.
+func (ct Container) switchOn(c *yaml.RNode, sw *preset.EndpointSwitch) (string, error) {
+	flag := sw.Dashes() + sw.On.Flag
+	env := sw.On.Env
+	switch from := ct.on.from; {
 	case from.field == "env":
 		return env + "=true", setEnvValue(c, from.index, "true")
 	case from.field != "":
 		return flag, setItem(c, from.field, from.index, flag)
-	case p.EnvStyle:
+	case ct.EnvStyle && env != "":
 		return env + "=true", addEnv(c, env, "true")
-	case p.V1 && len(stringList(c, "command")) > 0:
-		return flag, insertItem(c, "command", 1, flag)
 	}
-	return flag, appendItem(c, "args", flag)
+	return flag, addFlag(c, sw, flag)
 }
 
-// setAddress makes the v2 endpoints listen on every interface and says what it wrote.
-func (p Proxy) setAddress(c *yaml.RNode) (string, error) {
-	flag := "--" + flagHTTPAddress + "=" + AllInterfaces
-	env := envName(flagHTTPAddress)
-	switch from := p.address.from; {
+// addFlag adds a flag where the sidecar's parser reads it: goflag right
+// after the program (in command when it is there, else first in args),
+// pflag at the end of args but before a "--".
+func addFlag(c *yaml.RNode, sw *preset.EndpointSwitch, flag string) error {
+	args := stringList(c, "args")
+	switch {
+	case sw.Flags == preset.GoFlag && len(stringList(c, "command")) > 0:
+		return insertItem(c, "command", 1, flag)
+	case sw.Flags == preset.GoFlag:
+		return insertItem(c, "args", 0, flag)
+	case slices.Contains(args, "--"):
+		return insertItem(c, "args", slices.Index(args, "--"), flag)
+	}
+	return appendItem(c, "args", flag)
+}
+
+// setAddress makes the endpoint listen where kubelet reaches it and says what it wrote.
+func (ct Container) setAddress(c *yaml.RNode, sw *preset.EndpointSwitch) (string, error) {
+	name, to := sw.Dashes()+sw.Address.Flag, sw.Reachable
+	env := sw.Address.Env
+	switch from := ct.address.from; {
 	case from.field == "env":
-		return env + "=" + AllInterfaces, setEnvValue(c, from.index, AllInterfaces)
+		return env + "=" + to, setEnvValue(c, from.index, to)
 	case from.valueField != "":
-		return "--" + flagHTTPAddress + " " + AllInterfaces, setItem(c, from.valueField, from.valueIndex, AllInterfaces)
+		return name + " " + to, setItem(c, from.valueField, from.valueIndex, to)
 	case from.field != "":
-		return flag, setItem(c, from.field, from.index, flag)
-	case p.EnvStyle:
-		return env + "=" + AllInterfaces, addEnv(c, env, AllInterfaces)
+		return name + "=" + to, setItem(c, from.field, from.index, name+"="+to)
+	case ct.EnvStyle && env != "":
+		return env + "=" + to, addEnv(c, env, to)
 	}
-	return flag, appendItem(c, "args", flag)
-}
-
-// envName is the variable the v2 proxy reads a flag from.
-func envName(flag string) string {
-	return envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+	return name + "=" + to, addFlag(c, sw, name+"="+to)
 }
 
 func list(c *yaml.RNode, field string) (*yaml.Node, error) {

@@ -1,4 +1,4 @@
-package cloudsql
+package endpoint
 
 import (
 	"fmt"
@@ -9,8 +9,32 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
+
+// csql is the Cloud SQL Auth Proxy's entry, alloydb the AlloyDB Auth Proxy's.
+var csql, alloydb = lookup(preset.CloudSQLProxy), lookup("alloydb-auth-proxy")
+
+func lookup(name string) preset.Preset {
+	p, ok := preset.Lookup(name)
+	if !ok {
+		panic(name)
+	}
+	return p
+}
+
+// noWait says why the container's image has no wait command, as Resolve
+// tells it; empty when it has one.
+func noWait(ct Container) string {
+	switch w := ct.Ready.Wait; {
+	case w == nil:
+		return ct.Ready.Variant + " has no wait command"
+	case preset.ImageOlder(ct.Image, w.Since):
+		return "older than " + w.Since
+	}
+	return ""
+}
 
 func TestRead(t *testing.T) {
 	for _, tc := range []struct {
@@ -58,9 +82,10 @@ func TestRead(t *testing.T) {
 			v1: true, port: "8090", broken: 1, noWait: "v1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := Read(krmtest.Parse(t, tc.container), "spec.containers[1]")
-			if p.V1 != tc.v1 || p.HealthCheck() != tc.health || p.Port() != tc.port || p.EnvStyle != tc.envStyle {
-				t.Errorf("v1 %v health %v port %q env %v, want %v %v %q %v", p.V1, p.HealthCheck(), p.Port(), p.EnvStyle, tc.v1, tc.health, tc.port, tc.envStyle)
+			p := Read(krmtest.Parse(t, tc.container), "spec.containers[1]", csql)
+			v1 := p.Ready.Variant == "the v1 proxy"
+			if v1 != tc.v1 || p.On() != tc.health || p.Port() != tc.port || p.EnvStyle != tc.envStyle {
+				t.Errorf("v1 %v health %v port %q env %v, want %v %v %q %v", v1, p.On(), p.Port(), p.EnvStyle, tc.v1, tc.health, tc.port, tc.envStyle)
 			}
 			if !tc.v1 && p.Address() != tc.address {
 				t.Errorf("address %q, want %q", p.Address(), tc.address)
@@ -68,15 +93,15 @@ func TestRead(t *testing.T) {
 			if len(p.Broken) != tc.broken || len(p.Unread) != tc.unread {
 				t.Errorf("broken %q, unread %q; want %d and %d", p.Broken, p.Unread, tc.broken, tc.unread)
 			}
-			if (p.NoWait == "") != (tc.noWait == "") || !strings.Contains(p.NoWait, tc.noWait) {
-				t.Errorf("no wait %q, want %q", p.NoWait, tc.noWait)
+			if got := noWait(p); (got == "") != (tc.noWait == "") || !strings.Contains(got, tc.noWait) {
+				t.Errorf("no wait %q, want %q", got, tc.noWait)
 			}
 		})
 	}
 }
 
 func TestReadBrokenMessage(t *testing.T) {
-	p := Read(krmtest.Parse(t, `{args: ["--health-check", "--http-address 0.0.0.0"]}`), "spec.template.spec.containers[1]")
+	p := Read(krmtest.Parse(t, `{args: ["--health-check", "--http-address 0.0.0.0"]}`), "spec.template.spec.containers[1]", csql)
 	krmtest.CheckLog(t, "broken", p.Broken, []string{
 		`spec.template.spec.containers[1].args[1]: "--http-address 0.0.0.0" is one argument holding a space...write "--http-address=0.0.0.0"`,
 	})
@@ -88,21 +113,12 @@ func TestReachable(t *testing.T) {
 		if address == "" {
 			arg = "--port=5432"
 		}
-		if got := Read(krmtest.Parse(t, `{args: ["`+arg+`"]}`), "").Reachable(); got != want {
+		if got := Read(krmtest.Parse(t, `{args: ["`+arg+`"]}`), "", csql).Reachable(); got != want {
 			t.Errorf("%q: reachable %v, want %v", address, got, want)
 		}
 	}
-	if !Read(krmtest.Parse(t, `{image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2"}`), "").Reachable() {
+	if !Read(krmtest.Parse(t, `{image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2"}`), "", csql).Reachable() {
 		t.Error("v1 listens on every interface")
-	}
-}
-
-func TestEnvName(t *testing.T) {
-	// The proxy's viper: prefix CSQL_PROXY, "-" as "_", upper case.
-	for flag, want := range map[string]string{"health-check": "CSQL_PROXY_HEALTH_CHECK", "http-address": "CSQL_PROXY_HTTP_ADDRESS", "http-port": "CSQL_PROXY_HTTP_PORT"} {
-		if got := envName(flag); got != want {
-			t.Errorf("envName(%q) = %q, want %q", flag, got, want)
-		}
 	}
 }
 
@@ -112,7 +128,7 @@ func TestWaitCommand(t *testing.T) {
 		{`{env: [{name: CSQL_PROXY_HTTP_PORT, value: "9801"}, {name: CSQL_PROXY_HTTP_ADDRESS, value: "0.0.0.0"}]}`, "/cloud-sql-proxy wait --max=30s --http-port 9801"},
 		{`{args: ["--http-address", "10.1.2.3", "--http-port", "9191"]}`, "/cloud-sql-proxy wait --max=30s --http-port 9191 --http-address 10.1.2.3"},
 	} {
-		got := Read(krmtest.Parse(t, tc.container), "").waitCommand()
+		got := Read(krmtest.Parse(t, tc.container), "", csql).waitCommand()
 		if !slices.Equal(got, strings.Fields(tc.want)) {
 			t.Errorf("%s: wait %q, want %q", tc.container, got, tc.want)
 		}
@@ -130,8 +146,8 @@ func TestReadOddShapes(t *testing.T) {
 	} {
 		spec := krmtest.Parse(t, "containers: [{name: cloud-sql-proxy, "+fields+"}]")
 		var log report.Log
-		(Sidecar{Name: "cloud-sql-proxy", Native: true, Log: &log}).Resolve(spec, "spec")
-		_, err := (EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: true, Log: &log}).Filter([]*yaml.RNode{spec})
+		(Sidecar{Name: "cloud-sql-proxy", Preset: csql, Native: true, Log: &log}).Resolve(spec, "spec")
+		_, err := (Enable{Container: "cloud-sql-proxy", Preset: csql, Reachable: true, Log: &log}).Filter([]*yaml.RNode{spec})
 		if got := fmt.Sprint(err); (wantErr == "" && err != nil) || (wantErr != "" && got != wantErr) {
 			t.Errorf("%s: error %v, want %q", fields, err, wantErr)
 		}

@@ -1,11 +1,12 @@
-package cloudsql_test
+package endpoint_test
 
 import (
 	"fmt"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/cloudsql"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/endpoint"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
@@ -22,9 +23,10 @@ containers:
   - {name: CSQL_PROXY_HTTP_PORT, value: "9801"}
 `)
 	var log report.Log
-	plan := cloudsql.Sidecar{Name: "cloud-sql-proxy", Log: &log}.Resolve(spec, "spec")
+	csql, _ := preset.Lookup(preset.CloudSQLProxy)
+	plan := endpoint.Sidecar{Name: "cloud-sql-proxy", Preset: csql, Log: &log}.Resolve(spec, "spec")
 	fmt.Println(plan.WaitCommand)
-	native := cloudsql.Sidecar{Name: "cloud-sql-proxy", Native: true, Log: &log}.Resolve(spec, "spec")
+	native := endpoint.Sidecar{Name: "cloud-sql-proxy", Preset: csql, Native: true, Log: &log}.Resolve(spec, "spec")
 	fmt.Println(native.StartupProbe.HTTPGet.Path, native.StartupProbe.HTTPGet.Port.IntValue(), len(native.Filters))
 	// Output:
 	// [/cloud-sql-proxy wait --max=30s --http-port 9801]

@@ -1,4 +1,4 @@
-package cloudsql
+package endpoint
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 
 const specPath = "spec.template.spec"
 
-func TestResolve(t *testing.T) {
+func TestResolveCloudSQL(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec string
 		sidecar    Sidecar
@@ -49,7 +49,7 @@ func TestResolve(t *testing.T) {
 			spec:     `containers: [{name: cloud-sql-proxy, args: [--health-check], env: [{name: CSQL_PROXY_HTTP_PORT, value: "9801"}]}]`,
 			sidecar:  Sidecar{WaitForReady: []string{"/cloud-sql-proxy", "wait", "--max=2m"}},
 			wait:     "/cloud-sql-proxy wait --max=2m",
-			warnings: []string{"containers[0]: the config's waitForReady polls port 9090, but the proxy's health endpoints listen on 9801...pass --http-port 9801"},
+			warnings: []string{"containers[0]: the config's waitForReady polls port 9090, but the sidecar's health endpoints listen on 9801...pass --http-port 9801"},
 		},
 		{
 			name:    "ordered, the config's wait command on the right port",
@@ -91,7 +91,7 @@ func TestResolve(t *testing.T) {
 			name:     "native, the container's probe on another port: warned",
 			spec:     `initContainers: [{name: cloud-sql-proxy, args: [--health-check, --http-address=0.0.0.0, --http-port=9801], startupProbe: {httpGet: {path: /startup, port: 9090}}}]`,
 			sidecar:  Sidecar{Native: true},
-			warnings: []string{"spec.template.spec.initContainers[0].startupProbe: port 9090 is not the port the proxy's health endpoints listen on (9801)...set it to 9801"},
+			warnings: []string{"spec.template.spec.initContainers[0].startupProbe: port 9090 is not the port the sidecar's health endpoints listen on (9801)...set it to 9801"},
 		},
 		{
 			name:    "native, the config's probe on the proxy, endpoints off: switched on",
@@ -109,14 +109,14 @@ func TestResolve(t *testing.T) {
 			spec:      `containers: [{name: cloud-sql-proxy, env: [{name: CSQL_PROXY_PORT, value: "5432"}]}]`,
 			sidecar:   Sidecar{Native: true, Require: true},
 			probePort: 9090, probe: "1/10/60", // written only without the error
-			errors: []string{"containers[0]: the proxy's health endpoints are off and on localhost only, so its startupProbe cannot pass: add CSQL_PROXY_HEALTH_CHECK=true and CSQL_PROXY_HTTP_ADDRESS=0.0.0.0 (or set cloudSQLProxy.healthCheck: enable"},
+			errors: []string{"containers[0]: the sidecar's health endpoints are off and on localhost only, so its startupProbe cannot pass: add CSQL_PROXY_HEALTH_CHECK=true and CSQL_PROXY_HTTP_ADDRESS=0.0.0.0 (or set healthCheck: enable"},
 		},
 		{
 			name:      "require, on but on localhost: an error naming the flag",
 			spec:      `containers: [{name: cloud-sql-proxy, args: [--health-check]}]`,
 			sidecar:   Sidecar{Native: true, Require: true},
 			probePort: 9090, probe: "1/10/60", // written only without the error
-			errors: []string{"the proxy's health endpoints are on localhost only, which kubelet cannot reach, so its startupProbe cannot pass: add --http-address=0.0.0.0"},
+			errors: []string{"the sidecar's health endpoints are on localhost only, which kubelet cannot reach, so its startupProbe cannot pass: add --http-address=0.0.0.0"},
 		},
 		{
 			name:      "require, v1: its own flag",
@@ -134,12 +134,12 @@ func TestResolve(t *testing.T) {
 		{
 			name:   "a port that is not a number",
 			spec:   `containers: [{name: cloud-sql-proxy, args: ["--http-port=$(PORT)"]}]`,
-			errors: []string{`containers[0]: the proxy's health port "$(PORT)", which its wait command needs, is not a port number: give it one from 1 to 65535`},
+			errors: []string{`containers[0]: the sidecar's health port "$(PORT)", which its wait command needs, is not a port number: give it one from 1 to 65535`},
 		},
 		{
 			name:   "a port out of range",
 			spec:   `containers: [{name: cloud-sql-proxy, args: ["--http-port=70000"]}]`,
-			errors: []string{`containers[0]: the proxy's health port "70000", which its wait command needs, is out of range: give it one from 1 to 65535`},
+			errors: []string{`containers[0]: the sidecar's health port "70000", which its wait command needs, is out of range: give it one from 1 to 65535`},
 		},
 		{
 			name:     "unreadable settings are warned about",
@@ -151,7 +151,7 @@ func TestResolve(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var log report.Log
 			s := tc.sidecar
-			s.Name, s.Log = "cloud-sql-proxy", &log
+			s.Name, s.Preset, s.Log = "cloud-sql-proxy", csql, &log
 			plan := s.Resolve(krmtest.Parse(t, tc.spec), specPath)
 			if got := strings.Join(plan.WaitCommand, " "); got != tc.wait {
 				t.Errorf("wait %q, want %q", got, tc.wait)
@@ -164,9 +164,9 @@ func TestResolve(t *testing.T) {
 			case p != nil && fmt.Sprintf("%d/%d/%d", p.PeriodSeconds, p.TimeoutSeconds, p.FailureThreshold) != tc.probe:
 				t.Errorf("probe timings %d/%d/%d, want %s", p.PeriodSeconds, p.TimeoutSeconds, p.FailureThreshold, tc.probe)
 			}
-			var enable []EnableHealthCheck
+			var enable []Enable
 			for _, f := range plan.Filters {
-				enable = append(enable, f.(EnableHealthCheck))
+				enable = append(enable, f.(Enable))
 			}
 			if tc.enable != (len(enable) == 1) || (tc.enable && enable[0].Reachable != tc.reachable) {
 				t.Errorf("filters %+v, want enable %v reachable %v", plan.Filters, tc.enable, tc.reachable)

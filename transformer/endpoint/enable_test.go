@@ -1,4 +1,4 @@
-package cloudsql
+package endpoint
 
 import (
 	"testing"
@@ -7,10 +7,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
-func TestEnableHealthCheck(t *testing.T) {
+func TestEnable(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec, want, change string
 		reachable                bool
@@ -54,7 +55,7 @@ func TestEnableHealthCheck(t *testing.T) {
 			spec:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
 			want:      "containers:\n- name: cloud-sql-proxy\n  image: gcr.io/cloudsql-docker/gce-proxy:1.33.2\n  command:\n  - \"/cloud_sql_proxy\"\n  - \"-use_http_health_check\"\n  - \"-instances=p:r:i=tcp:5432\"\n",
 			reachable: true,
-			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check), as",
+			change:    "switched on the health endpoints of cloud-sql-proxy (-use_http_health_check), which healthCheck: require makes an error instead",
 		},
 		{
 			name:      "on and reachable: nothing to do",
@@ -66,7 +67,7 @@ func TestEnableHealthCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			node := krmtest.Parse(t, tc.spec)
 			var log report.Log
-			if _, err := (EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: tc.reachable, Log: &log}).Filter([]*yaml.RNode{node}); err != nil {
+			if _, err := (Enable{Container: "cloud-sql-proxy", Preset: csql, Reachable: tc.reachable, Log: &log}).Filter([]*yaml.RNode{node}); err != nil {
 				t.Fatal(err)
 			}
 			if got := node.MustString(); got != tc.want {
@@ -78,8 +79,36 @@ func TestEnableHealthCheck(t *testing.T) {
 			}
 			krmtest.CheckLog(t, "changes", log.Changes, want)
 			krmtest.CheckFilterIdempotent(t, krmtest.Parse(t, tc.spec), func(l *report.Log) kio.Filter {
-				return EnableHealthCheck{Container: "cloud-sql-proxy", Reachable: tc.reachable, Log: l}
+				return Enable{Container: "cloud-sql-proxy", Preset: csql, Reachable: tc.reachable, Log: l}
 			})
+		})
+	}
+}
+
+// TestEnableWhereTheParserReads: a flag is added where the sidecar's flag
+// parser still reads it, and a variable only where the image reads them.
+func TestEnableWhereTheParserReads(t *testing.T) {
+	for _, tc := range []struct {
+		name, container, want string
+		preset                preset.Preset
+	}{
+		{"pflag: before --", `{name: p, args: [--port=5432, --, x]}`, `{name: p, args: [--port=5432, --health-check, --http-address=0.0.0.0, --, x]}`, alloydb},
+		{"goflag without command: first in args", `{name: p, image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2", args: [-instances=p:r:i=tcp:5432, positional]}`,
+			`{name: p, image: "gcr.io/cloudsql-docker/gce-proxy:1.33.2", args: [-use_http_health_check, -instances=p:r:i=tcp:5432, positional]}`, csql},
+		{"an image before its variables: flags", `{name: p, image: "gcr.io/alloydb-connectors/alloydb-auth-proxy:0.6.2", env: [{name: ALLOYDB_PROXY_PORT, value: "5432"}]}`,
+			`{name: p, image: "gcr.io/alloydb-connectors/alloydb-auth-proxy:0.6.2", env: [{name: ALLOYDB_PROXY_PORT, value: "5432"}], args: [--health-check, --http-address=0.0.0.0]}`, alloydb},
+		{"variables", `{name: p, env: [{name: ALLOYDB_PROXY_PORT, value: "5432"}]}`,
+			`{name: p, env: [{name: ALLOYDB_PROXY_PORT, value: "5432"}, {name: ALLOYDB_PROXY_HEALTH_CHECK, value: "true"}, {name: ALLOYDB_PROXY_HTTP_ADDRESS, value: "0.0.0.0"}]}`, alloydb},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := krmtest.Parse(t, "containers: ["+tc.container+"]")
+			if _, err := (Enable{Container: "p", Preset: tc.preset, Reachable: true, Log: &report.Log{}}).Filter([]*yaml.RNode{spec}); err != nil {
+				t.Fatal(err)
+			}
+			want := krmtest.Parse(t, "containers: ["+tc.want+"]")
+			if got, w := spec.MustString(), want.MustString(); got != w {
+				t.Errorf("got:\n%s\nwant:\n%s", got, w)
+			}
 		})
 	}
 }
