@@ -277,3 +277,66 @@ func TestResourceListUntouchedByteForByte(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateFailsExactlyWhenMutateChanges: with action validate the run
+// has an error result that mutate does not also give as a warning exactly
+// when action mutate, with the same config otherwise, would change an item
+// or fails itself. The termination budget's breaks are the one exception
+// the design makes: warnings with mutate, errors with validate, whether or
+// not mutate changes anything (docs/decisions.md). The plain stream's
+// validate fails exactly when the ResourceList's does.
+func TestValidateFailsExactlyWhenMutateChanges(t *testing.T) {
+	checked := 0
+	for _, c := range byteInputs(t) {
+		for _, mode := range []string{"ordered", "native"} {
+			rl, err := krmtest.ResourceList(c.items, withSpec(t, c.config, mode, "mutate"))
+			if err != nil {
+				continue // not items kyaml reads: the error cases test them
+			}
+			checked++
+			t.Run(c.name+"/"+mode, func(t *testing.T) {
+				in, _ := krmtest.Split(rl)
+				out, mutateErr := run(t, rl)
+				o, err := krmtest.Split(out)
+				if err != nil || len(o.Items) != len(in.Items) {
+					t.Fatalf("%d items in, %d out (%v)", len(in.Items), len(o.Items), err)
+				}
+				var changed []string
+				for i := range in.Items {
+					if !krmtest.SameData(in.Items[i], o.Items[i]) {
+						changed = append(changed, krmtest.ID(in.Items[i]))
+					}
+				}
+				warned := map[string]bool{}
+				for _, r := range o.ResultList() {
+					if r.Severity == "warning" {
+						warned[r.Message] = true
+					}
+				}
+				check, _ := krmtest.ResourceList(c.items, withSpec(t, c.config, mode, "validate"))
+				vout, validateErr := run(t, check)
+				v, _ := krmtest.Split(vout)
+				var notBreaks []string
+				for _, r := range v.ResultList() {
+					if r.Severity == "error" && !warned[r.Message] {
+						notBreaks = append(notBreaks, r.Message)
+					}
+				}
+				switch {
+				case mutateErr != nil && validateErr == nil:
+					t.Errorf("mutate fails, validate passes: %v", mutateErr)
+				case mutateErr == nil && (len(changed) > 0) != (len(notBreaks) > 0):
+					t.Errorf("mutate changes %v; validate's errors other than budget breaks: %q", changed, notBreaks)
+				}
+				var plain bytes.Buffer
+				_, plainErr := driver.PlainStream(krmtest.Parse(t, string(withSpec(t, c.config, mode, "validate"))), bytes.NewReader(c.items), &plain)
+				if (plainErr != nil) != (validateErr != nil) {
+					t.Errorf("validate of the plain stream: %v; of the ResourceList: %v", plainErr, validateErr)
+				}
+			})
+		}
+	}
+	if checked < 100 {
+		t.Errorf("checked %d inputs", checked)
+	}
+}
