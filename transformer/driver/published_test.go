@@ -19,6 +19,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
@@ -59,7 +60,9 @@ var publishedConfigs = []struct{ name, config string }{
 //     (in the manifest or injected at admission) or whose sidecars are
 //     native already; validate changes nothing and fails exactly when the
 //     ordered run would change something;
-//   - the output run again changes nothing and reports no change.
+//   - the output run again changes nothing and reports no change;
+//   - the plain stream (--config, the Helm post-renderer) writes the same
+//     data and fails exactly when the ResourceList run does.
 func TestPublished(t *testing.T) {
 	sources, err := filepath.Glob("testdata/published/*/source.yaml")
 	if err != nil || len(sources) == 0 {
@@ -398,6 +401,51 @@ func checkPublished(t *testing.T, items []byte, mode, config string, sidecars ma
 		checkValidateMatchesMutate(t, items, failed)
 	}
 	checkSecondRun(t, out, mode, failed)
+	if mode != "validate" { // validate writes no manifests in a plain stream
+		checkPlainAgrees(t, items, config, outs, failed)
+	}
+}
+
+// checkPlainAgrees runs the file as a plain stream (the Helm post-renderer
+// and --config path) with the same config and checks that it reaches the
+// same verdicts: it fails exactly when that run did, and otherwise every
+// resource holds the same data as in the ResourceList's output.
+func checkPlainAgrees(t *testing.T, items []byte, config string, rlOut []*yaml.RNode, rlFailed bool) {
+	var cfgNode *yaml.RNode
+	if config != "" {
+		cfgNode = krmtest.Parse(t, config)
+	}
+	var buf bytes.Buffer
+	_, err := driver.PlainStream(cfgNode, bytes.NewReader(items), &buf)
+	if err != nil && !errors.Is(err, report.ErrResults) {
+		t.Fatalf("plain stream: %v", err)
+	}
+	if (err != nil) != rlFailed {
+		t.Errorf("the plain stream fails: %v; the ResourceList run fails: %v", err, rlFailed)
+	}
+	if rlFailed {
+		return // a failed plain stream writes nothing
+	}
+	got, rerr := (&kio.ByteReader{Reader: &buf, OmitReaderAnnotations: true}).Read()
+	if rerr != nil {
+		t.Fatalf("the plain stream's output does not read: %v", rerr)
+	}
+	outs := resourcesOf(got)
+	if len(outs) != len(rlOut) {
+		t.Fatalf("plain stream: %d resources out, the ResourceList %d", len(outs), len(rlOut))
+	}
+	for i := range outs {
+		// kyaml's ResourceList writer drops an empty annotations mapping.
+		for _, n := range []*yaml.RNode{outs[i], rlOut[i]} {
+			if a, _ := n.Pipe(yaml.Lookup(yaml.MetadataField, yaml.AnnotationsField)); a != nil && len(a.Content()) == 0 {
+				_ = n.PipeE(yaml.Lookup(yaml.MetadataField), yaml.Clear(yaml.AnnotationsField))
+			}
+		}
+		if !krmtest.SameData(outs[i], rlOut[i]) {
+			text, _ := krmtest.Strings([]*yaml.RNode{rlOut[i], outs[i]})
+			t.Errorf("%s: the plain stream writes other data than the ResourceList run:\n%s", workloadKey(rlOut[i]), lineDiff(text[0], text[1]))
+		}
+	}
 }
 
 // checkValidateMatchesMutate checks that validate failed exactly when the
