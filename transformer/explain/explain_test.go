@@ -466,3 +466,43 @@ func containsAll(s string, words []string) bool {
 	}
 	return true
 }
+
+// TestInjectedAsTheRunFindsIt: a sidecar the config names, with ifAbsent
+// annotate and no injector switch on the workload, is injected as far as
+// the run goes (it annotates for it and checks its exit); the explanation
+// shows it too, with the same break.
+func TestInjectedAsTheRunFindsIt(t *testing.T) {
+	cfg := "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: x}\nspec:\n  sidecars:\n  - {preset: istio, waitBeforeExit: 20s}\n"
+	items := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: shop}
+spec:
+  template:
+    metadata:
+      annotations:
+        sidecar.istio.io/inject: "true"
+        proxy.istio.io/config: '{"terminationDrainDuration": "20s"}'
+    spec:
+      containers:
+      - name: api
+        image: shop/api:1
+        lifecycle: {preStop: {sleep: {seconds: 40}}}
+`
+	nodes, err := (&kio.ByteReader{Reader: strings.NewReader(items)}).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, results := transformer.New(krmtest.Config(t, cfg)).Transform(nodes)
+	runBreak := false
+	for _, r := range results {
+		runBreak = runBreak || strings.Contains(r.Message, "istio-proxy (injected by the mesh) leaves at 20s")
+	}
+	var out bytes.Buffer
+	if err := explain.RunPlain(krmtest.Parse(t, cfg), strings.NewReader(items), &out, explain.Text); err != nil {
+		t.Fatal(err)
+	}
+	explained := strings.Contains(out.String(), "istio-proxy (injected) leaves at 20s, before the preStop of api (40s) ends")
+	if !runBreak || !explained {
+		t.Errorf("the run reports the injected proxy's break: %v; the explanation: %v\n%s", runBreak, explained, out.String())
+	}
+}
