@@ -403,7 +403,66 @@ func checkPublished(t *testing.T, items []byte, mode, config string, sidecars ma
 	checkSecondRun(t, out, mode, failed)
 	if mode != "validate" { // validate writes no manifests in a plain stream
 		checkPlainAgrees(t, items, config, outs, failed)
+		checkListAgrees(t, ins, config, outs, failed)
 	}
+}
+
+// checkListAgrees runs the file's resources as the items of one v1 List
+// (as kubectl get -o yaml writes a live cluster's objects) with the same
+// config, and checks that the List's entries come out with the same data
+// as the items of the ResourceList run, and that it fails exactly when
+// that run did.
+func checkListAgrees(t *testing.T, ins []*yaml.RNode, config string, rlOut []*yaml.RNode, rlFailed bool) {
+	entries := yaml.NewListRNode()
+	for _, in := range ins {
+		entries.YNode().Content = append(entries.YNode().Content, in.Copy().YNode())
+	}
+	l := yaml.NewMapRNode(&map[string]string{"apiVersion": "v1", "kind": "List"})
+	if err := l.PipeE(yaml.SetField("items", entries)); err != nil {
+		t.Fatal(err)
+	}
+	// Not through kio.ByteReader, which reads a List as its items.
+	var fc *yaml.RNode
+	if config != "" {
+		fc = krmtest.Parse(t, config)
+	}
+	var buf bytes.Buffer
+	w := kio.ByteWriter{Writer: &buf, WrappingKind: kio.ResourceListKind, WrappingAPIVersion: kio.ResourceListAPIVersion, FunctionConfig: fc}
+	if err := w.Write([]*yaml.RNode{l}); err != nil {
+		t.Fatal(err)
+	}
+	rl := buf.Bytes()
+	out, failed := runPublished(t, rl, "List")
+	if failed != rlFailed {
+		t.Errorf("the List fails: %v; the items as a ResourceList fail: %v", failed, rlFailed)
+	}
+	if rlFailed {
+		return
+	}
+	o, err := krmtest.Split(out)
+	if err != nil || len(o.Items) != 1 {
+		t.Fatalf("the List's run: %d items out (%v)", len(o.Items), err)
+	}
+	got := resourcesOf(o.Items)
+	if len(got) != len(rlOut) {
+		t.Fatalf("the List: %d entries out, the ResourceList %d items", len(got), len(rlOut))
+	}
+	for i := range got {
+		if !krmtest.SameData(withoutEmptyAnnotations(got[i]), withoutEmptyAnnotations(rlOut[i])) {
+			text, _ := krmtest.Strings([]*yaml.RNode{rlOut[i], got[i]})
+			t.Errorf("%s: the List's entry holds other data than the ResourceList's item:\n%s", workloadKey(rlOut[i]), lineDiff(text[0], text[1]))
+		}
+	}
+}
+
+// withoutEmptyAnnotations is the item without an empty metadata.annotations
+// mapping, which kyaml's ResourceList writer drops and a plain stream keeps.
+func withoutEmptyAnnotations(n *yaml.RNode) *yaml.RNode {
+	if a, _ := n.Pipe(yaml.Lookup(yaml.MetadataField, yaml.AnnotationsField)); a != nil && len(a.Content()) == 0 {
+		n = n.Copy()
+		_ = n.PipeE(yaml.Lookup(yaml.MetadataField), yaml.Clear(yaml.AnnotationsField))
+	}
+	return n
 }
 
 // checkPlainAgrees runs the file as a plain stream (the Helm post-renderer
@@ -435,13 +494,7 @@ func checkPlainAgrees(t *testing.T, items []byte, config string, rlOut []*yaml.R
 		t.Fatalf("plain stream: %d resources out, the ResourceList %d", len(outs), len(rlOut))
 	}
 	for i := range outs {
-		// kyaml's ResourceList writer drops an empty annotations mapping.
-		for _, n := range []*yaml.RNode{outs[i], rlOut[i]} {
-			if a, _ := n.Pipe(yaml.Lookup(yaml.MetadataField, yaml.AnnotationsField)); a != nil && len(a.Content()) == 0 {
-				_ = n.PipeE(yaml.Lookup(yaml.MetadataField), yaml.Clear(yaml.AnnotationsField))
-			}
-		}
-		if !krmtest.SameData(outs[i], rlOut[i]) {
+		if !krmtest.SameData(withoutEmptyAnnotations(outs[i]), withoutEmptyAnnotations(rlOut[i])) {
 			text, _ := krmtest.Strings([]*yaml.RNode{rlOut[i], outs[i]})
 			t.Errorf("%s: the plain stream writes other data than the ResourceList run:\n%s", workloadKey(rlOut[i]), lineDiff(text[0], text[1]))
 		}
