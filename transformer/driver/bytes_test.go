@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,8 @@ type byteCase struct {
 // byteInputs are the streams the byte-for-byte tests run: every golden
 // case's items with its config, the vendors' documents of
 // testdata/untouched (Helm charts rendered as they come, Google's Cloud SQL
-// health-check example) and of the catalog corpus, with no config.
+// health-check example), of the catalog corpus and of testdata/published
+// (the vendors' charts, manifests and injector goldens), with no config.
 func byteInputs(t *testing.T) []byteCase {
 	t.Helper()
 	var cases []byteCase
@@ -43,8 +45,9 @@ func byteInputs(t *testing.T) []byteCase {
 	}
 	vendor, _ := filepath.Glob("testdata/untouched/*.yaml")
 	catalog, _ := filepath.Glob("testdata/catalog/*/*.y*ml")
-	for _, p := range append(vendor, catalog...) {
-		if filepath.Base(p) == "expect.yaml" {
+	published, _ := filepath.Glob("testdata/published/*/*.y*ml")
+	for _, p := range slices.Concat(vendor, catalog, published) {
+		if b := filepath.Base(p); b == "expect.yaml" || b == "source.yaml" {
 			continue
 		}
 		items, err := os.ReadFile(p)
