@@ -202,7 +202,7 @@ func (t *Transformer) edit(w *workload.Workload, pp *plan, log *report.Log) (out
 		warnJob(w, p, t.Config.Spec.Version(), log)
 	}
 	if len(filters) > 0 {
-		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."),
+		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."), Presets: t.Config.Spec.Presets,
 			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
 	}
 	if err := applyFilters(filters, spec); err != nil {

@@ -141,7 +141,7 @@ spec:
               failureThreshold: 4
               terminationGracePeriodSeconds: 5
             source: acme v0/main.go
-      image: {shell: true, sleep: [/bin/sleep], source: acme Dockerfile}
+      image: {shell: true, sleep: [/bin/sleep], shellTags: [-alpine], noShellTags: [-distroless], source: acme Dockerfile}
       exit:
         sigterm: drains for its drain time
         delays:

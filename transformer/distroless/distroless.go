@@ -13,20 +13,22 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // shellPrograms are the programs such an image lacks that a preStop runs.
 var shellPrograms = map[string]bool{"sleep": true, "sh": true, "bash": true, "ash": true, "dash": true, "busybox": true}
 
-// withShell are tag suffixes of the Cloud SQL Auth Proxy's images that are
-// built on a distribution with a shell (its Dockerfile.alpine, and the
-// Debian variants of earlier releases).
-var withShell = []string{"-alpine", "-bookworm", "-bullseye", "-buster"}
-
 // Looks says what kind of shell-less image the reference names, or "" when
-// it does not look like one.
-func Looks(image string) string {
+// it does not look like one: a sidecar's image the catalog says has no
+// shell (presets), or a distroless, Chainguard or static base by its name.
+func Looks(image string, presets []preset.Preset) string {
+	for _, p := range presets {
+		if p.ShellLess(image) {
+			return p.Title + " image without a shell or sleep, per its catalog entry"
+		}
+	}
 	ref, _, _ := strings.Cut(image, "@")
 	repo, tag := ref, ""
 	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
@@ -45,13 +47,6 @@ func Looks(image string) string {
 		return "static"
 	case strings.HasSuffix(tag, "-distroless"):
 		return "distroless"
-	case name == "cloud-sql-proxy" || name == "gce-proxy":
-		for _, s := range withShell {
-			if strings.Contains(tag, s) {
-				return ""
-			}
-		}
-		return "the Cloud SQL Auth Proxy's distroless image"
 	}
 	return ""
 }
@@ -64,6 +59,10 @@ type SleepCheck struct {
 	SpecPath string
 	// SleepAction says whether the cluster has the lifecycle sleep action, the fix.
 	SleepAction bool
+	// Presets are the sidecars of the catalog and the config, whose
+	// entries say which of their images have no shell; read only when a
+	// preStop runs a shell or sleep.
+	Presets func() []preset.Preset
 	// Log receives the warnings.
 	Log *report.Log
 }
@@ -76,6 +75,7 @@ func (f SleepCheck) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
 }
 
 func (f SleepCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
+	var presets []preset.Preset
 	for _, field := range []string{podspec.InitContainers, podspec.Containers} {
 		seq := podspec.List(spec, field)
 		if seq == nil {
@@ -91,7 +91,10 @@ func (f SleepCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 			if img := c.Field("image"); img != nil {
 				image = img.Value.YNode().Value
 			}
-			kind := Looks(image)
+			if presets == nil && f.Presets != nil {
+				presets = f.Presets()
+			}
+			kind := Looks(image, presets)
 			if kind == "" {
 				continue
 			}

@@ -250,3 +250,26 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// ShellLess reports whether the image is one of the sidecar's that has no
+// shell and no sleep binary, as its catalog entry states: an image the
+// entry recognises whose tag holds one of image.noShellTags when the entry
+// lists them, else one whose tag holds none of image.shellTags when the
+// entry says its image has neither a shell nor a sleep binary.
+func (p Preset) ShellLess(image string) bool {
+	if _, ok := p.Recognises("", image); !ok {
+		return false
+	}
+	ref, _, _ := strings.Cut(image, "@")
+	tag := ""
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		tag = ref[i+1:]
+	}
+	has := func(parts []string) bool {
+		return slices.ContainsFunc(parts, func(part string) bool { return strings.Contains(tag, part) })
+	}
+	if len(p.NoShellTags) > 0 {
+		return has(p.NoShellTags)
+	}
+	return p.NoShell && len(p.SleepCommand) == 0 && !has(p.ShellTags)
+}

@@ -211,6 +211,12 @@ type ImageFacts struct {
 	Shell bool `json:"shell,omitempty"`
 	// Sleep is a sleep binary in the image; empty when it has none.
 	Sleep []string `json:"sleep,omitempty"`
+	// ShellTags are parts of the tags of the repository's images that have
+	// a shell although its default image has none (an -alpine variant).
+	ShellTags []string `json:"shellTags,omitempty"`
+	// NoShellTags, when given, are the parts of the only tags whose images
+	// have no shell (Envoy's distroless- tags beside its Ubuntu ones).
+	NoShellTags []string `json:"noShellTags,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
 }

@@ -54,6 +54,7 @@ func (e Entry) Preset() Preset {
 	if e.Image != nil {
 		p.SleepCommand = slices.Clone(e.Image.Sleep)
 		p.NoShell = !e.Image.Shell
+		p.ShellTags, p.NoShellTags = slices.Clone(e.Image.ShellTags), slices.Clone(e.Image.NoShellTags)
 	}
 	if x := e.Exit; x != nil {
 		p.NoSleep = x.NoSleep

@@ -19,10 +19,7 @@ const presetImport = "github.com/sidecar-lifecycle/sidecar-lifecycle/transformer
 
 // notPresetNames are comparisons, by file, with a string that is also a
 // preset's name but stands for something else there.
-var notPresetNames = map[string][]string{
-	// The Cloud SQL Auth Proxy's image repository is named as its preset.
-	"transformer/distroless/distroless.go": {`name == "cloud-sql-proxy"`},
-}
+var notPresetNames = map[string][]string{}
 
 // TestNoSwitchOnPresetNames keeps each sidecar kind's behaviour in this
 // package, where adding a kind is adding one value: no other Go file of

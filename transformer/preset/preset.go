@@ -50,6 +50,9 @@ type Preset struct {
 	SleepCommand []string
 	// NoShell says the sidecar's image has no shell.
 	NoShell bool
+	// ShellTags and NoShellTags are the entry's image.shellTags and
+	// image.noShellTags (ShellLess).
+	ShellTags, NoShellTags []string
 	// ExitDelays are the sidecar's own exit settings, which the
 	// termination budget reads.
 	ExitDelays []Delay
