@@ -128,7 +128,7 @@ func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 		node := w.edit.Node()
 		pod.Injected = injected(cfg, node, w.edit.Injected())
 		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(node, pod), Errors: w.errors,
-			CannotStart: cannotStart(cfg, node)})
+			CannotStart: cannotStart(cfg, node, pod)})
 	}
 	return out
 }

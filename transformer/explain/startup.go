@@ -1,8 +1,11 @@
 package explain
 
 import (
+	"slices"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/endpoint"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
@@ -12,8 +15,13 @@ import (
 
 // cannotStart says, for each sidecar of the workload as the function
 // writes it whose wait command or startup probe cannot pass, why
-// (endpoint.Check), after the container's name.
-func cannotStart(cfg *config.SidecarLifecycle, node *yaml.RNode) []string {
+// (endpoint.Check), after the container's name. The sidecars are those of
+// pod, read with the run's verdict.
+func cannotStart(cfg *config.SidecarLifecycle, node *yaml.RNode, pod budget.Pod) []string {
+	sidecars := map[string]bool{}
+	for _, c := range slices.Concat(pod.Init, pod.Containers) {
+		sidecars[c.Name] = c.Sidecar
+	}
 	w, ok := workload.Find(node, cfg.Spec.PodSpecPaths)
 	if !ok {
 		return nil
@@ -33,6 +41,9 @@ func cannotStart(cfg *config.SidecarLifecycle, node *yaml.RNode) []string {
 				continue
 			}
 			c, name, image := yaml.NewRNode(n), podspec.Name(n), ""
+			if !sidecars[name] {
+				continue // not a sidecar in the run's verdict (an application, say)
+			}
 			if f := c.Field("image"); f != nil {
 				image = yaml.GetValue(f.Value)
 			}
