@@ -22,6 +22,14 @@ type vendorProxy struct {
 	toolchain string
 	// image is the loaded image's reference, set by buildAndLoad.
 	image string
+	// preset is its catalog entry; container the container name the
+	// scenarios' bases give it; prefix names its scenarios.
+	preset, container, prefix string
+	// deployment and job are its scenarios' bases in testdata/.
+	deployment, job string
+	// port is the first of the thirteen ports (the suite's base plus it)
+	// its scenarios listen on (see TestVendorProxies).
+	port int
 }
 
 // cloudSQLProxy is Google's Cloud SQL Auth Proxy v2.
@@ -29,10 +37,24 @@ var cloudSQLProxy = &vendorProxy{
 	program: "cloud-sql-proxy",
 	module:  "github.com/GoogleCloudPlatform/cloud-sql-proxy/v2",
 	version: "v2.27.0",
+	preset:  "cloud-sql-proxy", container: "cloud-sql-proxy", prefix: "csql",
+	deployment: "csql-deployment.yaml", job: "csql-job.yaml",
+	port: 20,
+}
+
+// alloyDBProxy is Google's AlloyDB Auth Proxy; v1.17.2 builds with Go 1.27.
+var alloyDBProxy = &vendorProxy{
+	program:   "alloydb-auth-proxy",
+	module:    "github.com/GoogleCloudPlatform/alloydb-auth-proxy",
+	version:   "v1.17.2",
+	toolchain: "go1.27.3",
+	preset:    "alloydb-auth-proxy", container: "alloydb-auth-proxy", prefix: "alloydb",
+	deployment: "alloydb-deployment.yaml", job: "alloydb-job.yaml",
+	port: 33,
 }
 
 // vendorProxies are the proxies setup builds and loads.
-var vendorProxies = []*vendorProxy{cloudSQLProxy}
+var vendorProxies = []*vendorProxy{cloudSQLProxy, alloyDBProxy}
 
 // String names the proxy and its version, for the summary.
 func (v *vendorProxy) String() string { return v.program + " " + v.version }

@@ -29,37 +29,44 @@ const (
 	csqlHTTPPortEnv = "9801" // the operator's, fixed in testdata/csql-operator-deployment.yaml
 )
 
-// TestVendorProxies runs Google's Cloud SQL Auth Proxy itself, built from its
-// module at a pinned version, in the pods the function writes for it, each
-// beside the unmodified input as the control: the app's TCP connections to
-// the proxy are accepted from its first moment and through its drain, and a
-// native Job completes. Ports: the suite's base + 20 to 32, and 9801.
+// TestVendorProxies runs Google's Cloud SQL and AlloyDB Auth Proxies
+// themselves, each built from its module at a pinned version, in the pods
+// the function writes for them, each beside the unmodified input as the
+// control: the app's TCP connections to the proxy are accepted from its
+// first moment and through its drain, and a native Job completes. Ports:
+// the suite's base + 20 to 45 (each proxy from its port: its lifecycle
+// scenarios the first six, the Cloud SQL proxy's env-configured ones the
+// next three, its Jobs four more), and 9801.
 func TestVendorProxies(t *testing.T) {
 	t.Parallel()
-	v := cloudSQLProxy
-	t.Run(v.program, func(t *testing.T) {
-		for i, variant := range []string{"unmodified", "ordered", "native"} {
-			port := suite.portBase + 20 + 2*i
-			t.Run("lifecycle-"+variant, func(t *testing.T) {
-				t.Parallel()
-				csqlLifecycle(t, v, variant, port)
-			})
-		}
-		// One port 9801 for all three: one after another.
-		t.Run("env-configured", func(t *testing.T) {
+	for _, v := range vendorProxies {
+		t.Run(v.program, func(t *testing.T) {
 			t.Parallel()
 			for i, variant := range []string{"unmodified", "ordered", "native"} {
-				t.Run(variant, func(t *testing.T) { csqlEnvConfigured(t, v, variant, suite.portBase+26+i) })
+				port := suite.portBase + v.port + 2*i
+				t.Run("lifecycle-"+variant, func(t *testing.T) {
+					t.Parallel()
+					csqlLifecycle(t, v, variant, port)
+				})
+			}
+			if v == cloudSQLProxy {
+				// One port 9801 for all three: one after another.
+				t.Run("env-configured", func(t *testing.T) {
+					t.Parallel()
+					for i, variant := range []string{"unmodified", "ordered", "native"} {
+						t.Run(variant, func(t *testing.T) { csqlEnvConfigured(t, v, variant, suite.portBase+26+i) })
+					}
+				})
+			}
+			for i, variant := range []string{"native", "ordered"} {
+				port := suite.portBase + v.port + 9 + 2*i
+				t.Run("job-"+variant, func(t *testing.T) {
+					t.Parallel()
+					csqlJob(t, v, variant, port)
+				})
 			}
 		})
-		for i, variant := range []string{"native", "ordered"} {
-			port := suite.portBase + 29 + 2*i
-			t.Run("job-"+variant, func(t *testing.T) {
-				t.Parallel()
-				csqlJob(t, v, variant, port)
-			})
-		}
-	})
+	}
 }
 
 // csqlVars are the template variables of one proxy scenario.
@@ -67,6 +74,7 @@ func csqlVars(v *vendorProxy, name, variant, container string, port int) map[str
 	vars := podVars(name, port)
 	vars["HTTP_PORT"] = strconv.Itoa(port + 1)
 	vars["PROXY_IMAGE"] = v.image
+	vars["PRESET"] = v.preset
 	vars["MODE"] = variant
 	vars["CONTAINER"] = container
 	vars["EXIT"] = "2s"
@@ -83,7 +91,7 @@ func csqlRender(t *testing.T, dir, base string, vars map[string]string) (string,
 	}
 	var results []result
 	if vars["MODE"] != "unmodified" {
-		nodes, results = runFunction(t, dir, render(t, base, vars), render(t, "csql.yaml", vars))
+		nodes, results = runFunction(t, dir, render(t, base, vars), render(t, "vendor-proxy.yaml", vars))
 	}
 	file := writeNodes(t, dir, base, nodes)
 	var obj struct {
@@ -126,21 +134,21 @@ type csqlPod struct {
 // proxy container (serving health on httpPort) was placed, creates the pod
 // from the template and follows the app's and the proxy's logs until ctx
 // ends.
-func csqlStart(ctx context.Context, t *testing.T, r *row, dir, name, base, variant, container, httpPort string, vars map[string]string) csqlPod {
+func csqlStart(ctx context.Context, t *testing.T, r *row, v *vendorProxy, dir, name, base, variant, container, httpPort string, vars map[string]string) csqlPod {
 	t.Helper()
 	_, tmpl, results := csqlRender(t, dir, base, vars)
-	checkProxyPlaced(r, variant, container, httpPort, tmpl.Spec)
+	checkProxyPlaced(r, v, variant, container, httpPort, tmpl.Spec)
 	podFromTemplate(t, dir, name, tmpl)
 	return csqlPod{tmpl, results, follow(ctx, name, "app", 3*time.Minute), follow(ctx, name, container, 3*time.Minute)}
 }
 
-// checkProxyPlaced checks where the function put the proxy: first with the
-// wait command on its port (ordered), or a native sidecar whose startupProbe
-// kubelet reaches on the pod IP (native).
-func checkProxyPlaced(r *row, variant, container, httpPort string, spec corev1.PodSpec) {
+// checkProxyPlaced checks where the function put the proxy: first with its
+// own wait command on its port (ordered), or a native sidecar whose
+// startupProbe kubelet reaches on the pod IP (native).
+func checkProxyPlaced(r *row, v *vendorProxy, variant, container, httpPort string, spec corev1.PodSpec) {
 	switch variant {
 	case "ordered":
-		want := []string{"/cloud-sql-proxy", "wait", "--max=30s", "--http-port", httpPort}
+		want := []string{"/" + v.program, "wait", "--max=30s", "--http-port", httpPort}
 		ok := len(spec.Containers) > 1 && spec.Containers[0].Name == container && spec.Containers[0].Lifecycle != nil &&
 			spec.Containers[0].Lifecycle.PostStart != nil && spec.Containers[0].Lifecycle.PostStart.Exec != nil &&
 			slices.Equal(spec.Containers[0].Lifecycle.PostStart.Exec.Command, want)
@@ -177,18 +185,18 @@ func checkStartupConnections(r *row, variant string, reqs []eventlog.Event) {
 // through the function; the app connects from its first moment, then the
 // pod is deleted and the app keeps connecting through its 6 s preStop.
 func csqlLifecycle(t *testing.T, v *vendorProxy, variant string, port int) {
-	startup := summary.add(t, "csql-start-up", variant)
-	shutdown := summary.add(t, "csql-shutdown", variant)
-	name := fmt.Sprintf("e2e-%s-csql-%s", suite.runID, variant)
-	dir := filepath.Join(suite.artifacts, "csql-"+variant)
-	vars := csqlVars(v, name, variant, "cloud-sql-proxy", port)
+	startup := summary.add(t, v.prefix+"-start-up", variant)
+	shutdown := summary.add(t, v.prefix+"-shutdown", variant)
+	name := fmt.Sprintf("e2e-%s-%s-%s", suite.runID, v.prefix, variant)
+	dir := filepath.Join(suite.artifacts, v.prefix+"-"+variant)
+	vars := csqlVars(v, name, variant, v.container, port)
 	vars["EXIT"] = "auto"
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	started := csqlStart(ctx, t, startup, dir, name, "csql-deployment.yaml", variant, "cloud-sql-proxy", vars["HTTP_PORT"], vars)
+	started := csqlStart(ctx, t, startup, v, dir, name, v.deployment, variant, v.container, vars["HTTP_PORT"], vars)
 	app, proxy, tmpl := started.app, started.proxy, started.tmpl
 	if variant == "ordered" {
-		requireResult(t, started.results, "info", "added preStop sleep 11s to cloud-sql-proxy")
+		requireResult(t, started.results, "info", "added preStop sleep 11s to "+v.container)
 	}
 	waitFor(t, 3*time.Minute, fmt.Sprintf("%d accepted connections in the app's log", csqlOKBefore), func() bool {
 		reqs, _ := requests(app.events(t), time.Time{})
@@ -215,7 +223,7 @@ func csqlLifecycle(t *testing.T, v *vendorProxy, variant string, port int) {
 	r := shutdown
 	r.ok, r.failed = tally(draining)
 	appSigterm := first(appEvents, "sigterm")
-	appStatus, proxyStatus := status(pod, "app"), status(pod, "cloud-sql-proxy")
+	appStatus, proxyStatus := status(pod, "app"), status(pod, v.container)
 	if !r.check(appSigterm != nil && appStatus != nil && proxyStatus != nil && appStatus.State.Terminated != nil && proxyStatus.State.Terminated != nil,
 		"incomplete logs or statuses: %s\napp:\n%s", podSummary(pod), describeEvents(appEvents, 40)) {
 		return
@@ -247,7 +255,7 @@ func csqlEnvConfigured(t *testing.T, v *vendorProxy, variant string, port int) {
 	vars := csqlVars(v, name, variant, csqlOperatorCtr, port)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	started := csqlStart(ctx, t, r, dir, name, "csql-operator-deployment.yaml", variant, csqlOperatorCtr, csqlHTTPPortEnv, vars)
+	started := csqlStart(ctx, t, r, v, dir, name, "csql-operator-deployment.yaml", variant, csqlOperatorCtr, csqlHTTPPortEnv, vars)
 	app, proxy := started.app, started.proxy
 	waitFor(t, 3*time.Minute, fmt.Sprintf("%d accepted connections in the app's log", csqlOKBefore), func() bool {
 		reqs, _ := requests(app.events(t), time.Time{})
@@ -269,13 +277,13 @@ func csqlEnvConfigured(t *testing.T, v *vendorProxy, variant string, port int) {
 // csqlJob: a Job with the proxy after its program; native completes, the
 // ordered control keeps running with the proxy after the program exited 0.
 func csqlJob(t *testing.T, v *vendorProxy, variant string, port int) {
-	r := summary.add(t, "csql-job", variant)
-	name := fmt.Sprintf("e2e-%s-csqljob-%s", suite.runID, variant)
-	dir := filepath.Join(suite.artifacts, "csql-job-"+variant)
-	vars := csqlVars(v, name, variant, "cloud-sql-proxy", port)
+	r := summary.add(t, v.prefix+"-job", variant)
+	name := fmt.Sprintf("e2e-%s-%sjob-%s", suite.runID, v.prefix, variant)
+	dir := filepath.Join(suite.artifacts, v.prefix+"-job-"+variant)
+	vars := csqlVars(v, name, variant, v.container, port)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	started := csqlStart(ctx, t, r, dir, name, "csql-job.yaml", variant, "cloud-sql-proxy", vars["HTTP_PORT"], vars)
+	started := csqlStart(ctx, t, r, v, dir, name, v.job, variant, v.container, vars["HTTP_PORT"], vars)
 	app, proxy := started.app, started.proxy
 	if variant == "ordered" {
 		requireResult(t, started.results, "warning", "Job in ordered mode")
@@ -302,7 +310,7 @@ func csqlJob(t *testing.T, v *vendorProxy, variant string, port int) {
 		r.done()
 		return
 	}
-	checkStillRunning(ctx, t, r, name, "cloud-sql-proxy")
+	checkStillRunning(ctx, t, r, name, v.container)
 	save(t, dir, "proxy.log", []byte(proxy.text()))
 	r.observed = fmt.Sprintf("app exited 0; pod still Running %s later: the proxy never stops", stillRunningFor)
 	r.done()
