@@ -20,6 +20,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
@@ -410,5 +411,52 @@ func TestMarkdownLinksCatches(t *testing.T) {
 	}
 	if err := checkLink("docs/usage.md", link{1, "../README.md#quick-start"}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestKubeletProofTable: the README's "Proven on a real kubelet" table has
+// one row per catalog entry; a row that says "proven with the vendor's
+// binary vX" names a version the end-to-end suite builds
+// (e2e/vendor_images_test.go), and every other row says why the entry is
+// not run.
+func TestKubeletProofTable(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "### Proven on a real kubelet")
+	if !ok {
+		t.Fatal(`README.md has no "### Proven on a real kubelet" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n#")
+	suite, err := os.ReadFile(filepath.Join("e2e", "vendor_images_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 4 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		rows[strings.Trim(strings.TrimSpace(cells[1]), "`")] = strings.TrimSpace(cells[2])
+	}
+	for _, e := range preset.Builtin() {
+		row, ok := rows[e.Name]
+		switch {
+		case !ok:
+			t.Errorf("%s: no row in the README's kubelet proof table", e.Name)
+		case strings.HasPrefix(row, "proven"):
+			version := regexp.MustCompile(`v\d+\.\d+\.\d+`).FindString(row)
+			if version == "" || !regexp.MustCompile(`version:\s*"`+regexp.QuoteMeta(version)+`"`).Match(suite) {
+				t.Errorf("%s: the row says %q, but the end-to-end suite builds no such version", e.Name, row)
+			}
+		case !strings.HasPrefix(row, "not run: ") && !strings.HasPrefix(row, "not yet run: "):
+			t.Errorf("%s: the row says %q: say it is proven, or why it is not run", e.Name, row)
+		}
+		delete(rows, e.Name)
+	}
+	for name := range rows {
+		t.Errorf("%s: a row for an entry the catalog does not have", name)
 	}
 }
