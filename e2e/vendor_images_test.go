@@ -20,13 +20,20 @@ type vendorProxy struct {
 	module, version string
 	// toolchain is the GOTOOLCHAIN the build needs; empty for the local one.
 	toolchain string
+	// versionVar is the variable the vendor's own build stamps the version
+	// into (-ldflags -X), for a program that prints it with --version only so.
+	versionVar string
 	// image is the loaded image's reference, set by buildAndLoad.
 	image string
 	// preset is its catalog entry; container the container name the
 	// scenarios' bases give it; prefix names its scenarios.
 	preset, container, prefix string
-	// deployment and job are its scenarios' bases in testdata/.
+	// deployment and job are its scenarios' bases in testdata/; without a
+	// job it runs no Job scenario.
 	deployment, job string
+	// noWait: its catalog entry has no wait command or startup probe, so
+	// the function only orders it and the start-up scenario is not run.
+	noWait bool
 	// port is the first of the thirteen ports (the suite's base plus it)
 	// its scenarios listen on (see TestVendorProxies).
 	port int
@@ -53,8 +60,22 @@ var alloyDBProxy = &vendorProxy{
 	port: 33,
 }
 
+// oauth2Proxy is oauth2-proxy, in front of an application: its shutdown
+// is where the order matters.
+var oauth2Proxy = &vendorProxy{
+	program: "oauth2-proxy",
+	module:  "github.com/oauth2-proxy/oauth2-proxy/v7",
+	version: "v7.15.6",
+	preset:  "oauth2-proxy", container: "oauth2-proxy", prefix: "oauth2-proxy",
+	deployment: "oauth2-proxy-deployment.yaml",
+	noWait:     true,
+	port:       46,
+	// Its Makefile stamps the version; go install alone prints "undefined".
+	versionVar: "github.com/oauth2-proxy/oauth2-proxy/v7/pkg/version.VERSION",
+}
+
 // vendorProxies are the proxies setup builds and loads.
-var vendorProxies = []*vendorProxy{cloudSQLProxy, alloyDBProxy}
+var vendorProxies = []*vendorProxy{cloudSQLProxy, alloyDBProxy, oauth2Proxy}
 
 // String names the proxy and its version, for the summary.
 func (v *vendorProxy) String() string { return v.program + " " + v.version }
@@ -74,7 +95,11 @@ func (v *vendorProxy) binary(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	install := exec.CommandContext(ctx, "go", "install", "-trimpath", "-ldflags=-s -w", v.module+"@"+v.version)
+	ldflags := "-s -w"
+	if v.versionVar != "" {
+		ldflags += " -X " + v.versionVar + "=" + v.version
+	}
+	install := exec.CommandContext(ctx, "go", "install", "-trimpath", "-ldflags="+ldflags, v.module+"@"+v.version)
 	install.Dir = tmp // outside this module: go install pkg@version builds the module as released
 	install.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOBIN="+tmp, "GOFLAGS=")
 	if v.toolchain != "" {

@@ -33,10 +33,12 @@ const (
 // themselves, each built from its module at a pinned version, in the pods
 // the function writes for them, each beside the unmodified input as the
 // control: the app's TCP connections to the proxy are accepted from its
-// first moment and through its drain, and a native Job completes. Ports:
-// the suite's base + 20 to 45 (each proxy from its port: its lifecycle
-// scenarios the first six, the Cloud SQL proxy's env-configured ones the
-// next three, its Jobs four more), and 9801.
+// first moment and through its drain, and a native Job completes; and
+// oauth2-proxy in front of an application, whose requests through it
+// during the application's drain are answered. Ports: the suite's base +
+// 20 to 51 (each proxy from its port: its lifecycle scenarios the first
+// six, the Cloud SQL proxy's env-configured ones the next three, its Jobs
+// four more), and 9801.
 func TestVendorProxies(t *testing.T) {
 	t.Parallel()
 	for _, v := range vendorProxies {
@@ -59,6 +61,9 @@ func TestVendorProxies(t *testing.T) {
 				})
 			}
 			for i, variant := range []string{"native", "ordered"} {
+				if v.job == "" {
+					break
+				}
 				port := suite.portBase + v.port + 9 + 2*i
 				t.Run("job-"+variant, func(t *testing.T) {
 					t.Parallel()
@@ -146,14 +151,18 @@ func csqlStart(ctx context.Context, t *testing.T, r *row, v *vendorProxy, dir, n
 // own wait command on its port (ordered), or a native sidecar whose
 // startupProbe kubelet reaches on the pod IP (native).
 func checkProxyPlaced(r *row, v *vendorProxy, variant, container, httpPort string, spec corev1.PodSpec) {
-	switch variant {
-	case "ordered":
+	switch {
+	case v.noWait && variant == "ordered":
+		r.check(len(spec.Containers) > 1 && spec.Containers[0].Name == container, "the function's output does not start %s first", container)
+	case v.noWait && variant == "native":
+		r.check(len(spec.InitContainers) == 1 && spec.InitContainers[0].Name == container, "the function's output has no native %s", container)
+	case variant == "ordered":
 		want := []string{"/" + v.program, "wait", "--max=30s", "--http-port", httpPort}
 		ok := len(spec.Containers) > 1 && spec.Containers[0].Name == container && spec.Containers[0].Lifecycle != nil &&
 			spec.Containers[0].Lifecycle.PostStart != nil && spec.Containers[0].Lifecycle.PostStart.Exec != nil &&
 			slices.Equal(spec.Containers[0].Lifecycle.PostStart.Exec.Command, want)
 		r.check(ok, "the function's output does not start %s first with postStart %q", container, want)
-	case "native":
+	case variant == "native":
 		ok := len(spec.InitContainers) == 1 && spec.InitContainers[0].Name == container
 		if ok {
 			p := spec.InitContainers[0].StartupProbe
@@ -185,7 +194,10 @@ func checkStartupConnections(r *row, variant string, reqs []eventlog.Event) {
 // through the function; the app connects from its first moment, then the
 // pod is deleted and the app keeps connecting through its 6 s preStop.
 func csqlLifecycle(t *testing.T, v *vendorProxy, variant string, port int) {
-	startup := summary.add(t, v.prefix+"-start-up", variant)
+	var startup *row
+	if !v.noWait {
+		startup = summary.add(t, v.prefix+"-start-up", variant)
+	}
 	shutdown := summary.add(t, v.prefix+"-shutdown", variant)
 	name := fmt.Sprintf("e2e-%s-%s-%s", suite.runID, v.prefix, variant)
 	dir := filepath.Join(suite.artifacts, v.prefix+"-"+variant)
@@ -193,7 +205,11 @@ func csqlLifecycle(t *testing.T, v *vendorProxy, variant string, port int) {
 	vars["EXIT"] = "auto"
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	started := csqlStart(ctx, t, startup, v, dir, name, v.deployment, variant, v.container, vars["HTTP_PORT"], vars)
+	placed := startup
+	if placed == nil {
+		placed = shutdown
+	}
+	started := csqlStart(ctx, t, placed, v, dir, name, v.deployment, variant, v.container, vars["HTTP_PORT"], vars)
 	app, proxy, tmpl := started.app, started.proxy, started.tmpl
 	if variant == "ordered" {
 		requireResult(t, started.results, "info", "added preStop sleep 11s to "+v.container)
@@ -217,8 +233,10 @@ func csqlLifecycle(t *testing.T, v *vendorProxy, variant string, port int) {
 	appEvents := app.events(t)
 	before, draining := requests(appEvents, deleted)
 
-	checkStartupConnections(startup, variant, before)
-	startup.done()
+	if startup != nil {
+		checkStartupConnections(startup, variant, before)
+		startup.done()
+	}
 
 	r := shutdown
 	r.ok, r.failed = tally(draining)
