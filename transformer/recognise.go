@@ -102,7 +102,7 @@ func recognised(sidecars []sidecarPlan, native bool, log *report.Log) {
 		if !sc.admitted || sc.preset.AsksToOrder(native) {
 			log.Recognise("%s (%s) by %s", sc.Name, sc.preset.Name, sc.recognisedBy)
 			if sc.admitted && native && sc.preset.Injector.Native.NoStartupProbe {
-				log.Warn("%s (%s): its injector writes the native sidecar without a startupProbe, so kubelet starts the application without waiting for it to be ready",
+				log.WarnShared("%s (%s): its injector writes the native sidecar without a startupProbe, so kubelet starts the application without waiting for it to be ready",
 					sc.Name, sc.preset.Name)
 			}
 			continue
