@@ -77,8 +77,10 @@ type plan struct {
 // newPlan resolves the config and the workload's override annotations, and
 // finds the sidecars of config entries without a name in the pod; ns is
 // the workload's Namespace, when the input has it. It returns every
-// override annotation that is not valid.
-func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []error) {
+// override annotation that is not valid. The pod's containers are read
+// and matched against the config's entries once (see sidecarEntries).
+func (t *Transformer) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
+	spec, entries := &t.Config.Spec, t.sidecarEntries()
 	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value}
 	var errs []error
 	if v, meta, ok := w.AnnotationAt(AnnotationMode); ok {
@@ -111,24 +113,30 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 		errs = append(errs, err)
 	}
 	pod, _ := w.PodSpec()
-	for _, sc := range spec.Sidecars {
-		pr, _ := spec.Preset(sc.Preset)
+	// Every entry's injector reads its switches: each is read once.
+	switches := &readOnce{pod: w, annotations: map[string]found{}, labels: map[string]found{}}
+	var containers []container
+	if pod != nil && entries.recognising {
+		containers = entries.read(pod)
+	}
+	for i, sc := range spec.Sidecars {
+		pr := entries.presets[i]
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
-			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(switches), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(switches)}
 		if sc.Recognise && pod != nil {
-			recognise(pod, &sp)
+			recognise(containers, i, &sp)
 			sp.byPreset = sp.recognisedBy != ""
 			if !sc.FromCatalog {
 				sp.recognisedBy = "" // the config named the sidecar: no report
 			}
 		}
 		if sc.FromCatalog && sp.recognisedBy == "" {
-			admitted(w, ns, &sp)
+			admitted(switches, ns, &sp)
 		}
 		if sc.FromCatalog && p.has(sp.Name) {
 			continue // an entry earlier in start order recognised the container
 		}
-		if pr.OptedOut(w, p.mode == config.ModeNative) {
+		if pr.OptedOut(switches, p.mode == config.ModeNative) {
 			p.optedOut = append(p.optedOut, sp)
 			continue
 		}
@@ -142,6 +150,38 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 	}
 	judge(w, pod, &p)
 	return p, errs
+}
+
+// readOnce is a pod whose annotations and template labels are each read
+// once: the entries of the catalog read the same injector switches.
+type readOnce struct {
+	pod                 preset.Pod
+	annotations, labels map[string]found
+}
+
+// found is a value read, and whether it was there.
+type found struct {
+	value string
+	ok    bool
+}
+
+// Annotation is the pod's Annotation, read once.
+func (r *readOnce) Annotation(key string) (string, bool) {
+	return r.read(r.annotations, r.pod.Annotation, key)
+}
+
+// TemplateLabel is the pod's TemplateLabel, read once.
+func (r *readOnce) TemplateLabel(key string) (string, bool) {
+	return r.read(r.labels, r.pod.TemplateLabel, key)
+}
+
+func (r *readOnce) read(seen map[string]found, read func(string) (string, bool), key string) (string, bool) {
+	f, ok := seen[key]
+	if !ok {
+		f.value, f.ok = read(key)
+		seen[key] = f
+	}
+	return f.value, f.ok
 }
 
 // sidecarNames are the names of the plan's sidecars, those its workload
