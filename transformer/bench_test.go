@@ -75,3 +75,21 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkItemZeroConfig is BenchmarkItem with no functionConfig: every
+// entry of the catalog is recognised, as users run the function by
+// default. It should cost no more than a config naming one preset.
+func BenchmarkItemZeroConfig(b *testing.B) {
+	item := typicalDeployment(b)
+	cfg, err := config.Load(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := New(cfg)
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := tr.item(item, nil); r.outcome != outcomeOrdered {
+			b.Fatalf("outcome %v, want Ordered", r.outcome)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func TestCatalogCorpora(t *testing.T) {
 	if err != nil || len(dirs) < 10 {
 		t.Fatalf("found %d corpora: %v", len(dirs), err)
 	}
-	spec := &krmtest.Config(t, "").Spec
+	tr := New(krmtest.Config(t, ""))
 	checked := 0
 	for _, expectPath := range dirs {
 		dir := filepath.Dir(expectPath)
@@ -61,7 +61,7 @@ func TestCatalogCorpora(t *testing.T) {
 			if w == nil {
 				continue
 			}
-			p, errs := newPlan(w, spec, preset.Meta{})
+			p, errs := tr.newPlan(w, preset.Meta{})
 			if len(errs) > 0 {
 				t.Errorf("%s %s/%s: %v", e.File, e.Kind, e.Name, errs)
 				continue

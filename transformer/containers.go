@@ -1,10 +1,8 @@
 package transformer
 
 import (
-	"slices"
 	"strings"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
 )
 
@@ -30,18 +28,13 @@ func (e *Engine) PodSpecPath(apiVersion, kind string) ([]string, bool) {
 // period, the budget, the checks) is in those fields. It is true for
 // every container when the config did not load.
 func (e *Engine) MayBeSidecar(name, image string) bool {
-	if e.cfgErr != nil || slices.Contains(preset.MeshInitContainers(), name) {
+	if e.cfgErr != nil {
 		return true
 	}
-	spec := &e.t.Config.Spec
-	for _, sc := range spec.Sidecars {
-		if sc.Name == name {
-			return true
-		}
-		p, _ := spec.Preset(sc.Preset)
-		if _, ok := p.Recognises(name, image); ok || slices.Contains(p.InitContainers, name) {
-			return true
-		}
+	entries := e.t.sidecarEntries()
+	if entries.names[name] {
+		return true
 	}
-	return false
+	byName, byImage := entries.index.Recognising(name, image)
+	return len(byName)+len(byImage) > 0
 }

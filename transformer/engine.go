@@ -60,7 +60,10 @@ type Engine struct {
 	summary summary
 	budget  budget.Collector
 	owners  owners
-	shown   bool
+	// shared collects the warnings the config or the catalog alone
+	// decides, said once each in Close.
+	shared shared
+	shown  bool
 }
 
 // ErrRestart is returned by Add for the first failed item of a run: the
@@ -246,7 +249,7 @@ type Written struct {
 func (e *Engine) Add(ed Edit) (Written, error) {
 	if ed.Failed() && !e.failed.Load() {
 		e.failed.Store(true)
-		e.summary, e.budget, e.owners, e.shown = summary{}, budget.Collector{}, owners{}, false
+		e.summary, e.budget, e.owners, e.shared, e.shown = summary{}, budget.Collector{}, owners{}, shared{}, false
 		return Written{}, ErrRestart
 	}
 	e.shown = e.shown || shownByOrchestrator(ed.input)
@@ -274,17 +277,20 @@ func (e *Engine) count(ed Edit) {
 	}
 	e.summary.addItem(ed.result)
 	e.owners.add(ed.member)
+	e.shared.add(ed.input, ed.result.Log.Shared)
 }
 
 // Close returns the closing results: one per controller that workloads
-// were left to, the termination budget's findings across items, then the
-// summary; or the config's errors.
+// were left to, one per warning the config or the catalog alone decides
+// (with how many workloads it is about, and which), the termination
+// budget's findings across items, then the summary; or the config's
+// errors.
 func (e *Engine) Close() fn.Results {
 	if e.cfgErr != nil {
 		return configResults(e.cfgErr)
 	}
 	action := e.action()
-	out := e.owners.results(e.t.Config.Spec.PodSpecPaths)
+	out := append(e.owners.results(e.t.Config.Spec.PodSpecPaths), e.shared.results()...)
 	if !e.failed.Load() || action == config.ActionValidate {
 		out = append(out, e.budget.Results(action)...)
 	}

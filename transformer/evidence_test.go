@@ -78,7 +78,7 @@ func TestJudge(t *testing.T) {
 			if cfg != "" {
 				cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: judge}\n" + cfg
 			}
-			p, errs := newPlan(w, &krmtest.Config(t, cfg).Spec, preset.Meta{})
+			p, errs := New(krmtest.Config(t, cfg)).newPlan(w, preset.Meta{})
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

@@ -54,10 +54,7 @@ func noApplication(spec *yaml.RNode, p plan) bool {
 	if len(containers) == 0 {
 		return false
 	}
-	sidecars := map[string]bool{}
-	for _, sc := range append(append([]sidecarPlan{}, p.sidecars...), p.optedOut...) {
-		sidecars[sc.Name] = true
-	}
+	sidecars := p.sidecarNames()
 	for _, n := range containers {
 		if !sidecars[n] {
 			return false

@@ -108,18 +108,21 @@ func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, whos
 
 // warnOrdered reports what ordered mode cannot guarantee for this
 // workload; reported are the sidecars whose missing wait command package
-// endpoint has explained.
+// endpoint has explained. What the config or the catalog alone decides (a
+// sidecar without a wait command, a command without a timeout, the order
+// of the exit delays) reads the same for every workload: it is a shared
+// warning, said once for the run.
 func warnOrdered(w *workload.Workload, spec *yaml.RNode, s *config.Spec, sidecars []sidecarPlan, reported map[string]bool, p plan, log *report.Log) {
 	for i, sc := range sidecars {
 		switch {
 		case len(sc.waitCommand) == 0 && !reported[sc.Name]:
-			log.Warn("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
+			log.WarnShared("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
 		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
-			log.Warn("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
+			log.WarnShared("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
 		}
 		for _, later := range sidecars[i+1:] {
 			if sc.waitBeforeExit < later.waitBeforeExit {
-				log.Warn("%s starts before %s but would exit earlier (waitBeforeExit %s < %s): give %s a waitBeforeExit of at least %s, or list %s before it in spec.sidecars",
+				log.WarnShared("%s starts before %s but would exit earlier (waitBeforeExit %s < %s): give %s a waitBeforeExit of at least %s, or list %s before it in spec.sidecars",
 					sc.Name, later.Name, config.FormatDuration(sc.waitBeforeExit), config.FormatDuration(later.waitBeforeExit),
 					sc.Name, config.FormatDuration(later.waitBeforeExit), later.Name)
 			}

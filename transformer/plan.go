@@ -3,9 +3,9 @@ package transformer
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -14,6 +14,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
 )
 
 // Per-workload annotations the function reads.
@@ -77,9 +78,11 @@ type plan struct {
 // newPlan resolves the config and the workload's override annotations, and
 // finds the sidecars of config entries without a name in the pod; ns is
 // the workload's Namespace, when the input has it. It returns every
-// override annotation that is not valid.
-func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []error) {
-	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value}
+// override annotation that is not valid. The pod's containers are read
+// and matched against the config's entries once (see sidecarEntries).
+func (t *Transformer) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
+	spec, entries := &t.Config.Spec, t.sidecarEntries()
+	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value, sidecars: make([]sidecarPlan, 0, len(spec.Sidecars))}
 	var errs []error
 	if v, meta, ok := w.AnnotationAt(AnnotationMode); ok {
 		switch m := config.Mode(v); {
@@ -111,24 +114,30 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 		errs = append(errs, err)
 	}
 	pod, _ := w.PodSpec()
-	for _, sc := range spec.Sidecars {
-		pr, _ := spec.Preset(sc.Preset)
+	// Every entry's injector reads its switches in the metadata, found once.
+	switches := readPodMeta(w)
+	var containers []container
+	if pod != nil && entries.recognising {
+		containers = entries.read(pod)
+	}
+	for i, sc := range spec.Sidecars {
+		pr := entries.presets[i]
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
-			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(w), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(w)}
+			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(switches), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(switches)}
 		if sc.Recognise && pod != nil {
-			recognise(pod, &sp)
+			recognise(containers, i, &sp)
 			sp.byPreset = sp.recognisedBy != ""
 			if !sc.FromCatalog {
 				sp.recognisedBy = "" // the config named the sidecar: no report
 			}
 		}
 		if sc.FromCatalog && sp.recognisedBy == "" {
-			admitted(w, ns, &sp)
+			admitted(switches, ns, &sp)
 		}
 		if sc.FromCatalog && p.has(sp.Name) {
 			continue // an entry earlier in start order recognised the container
 		}
-		if pr.OptedOut(w, p.mode == config.ModeNative) {
+		if pr.OptedOut(switches, p.mode == config.ModeNative) {
 			p.optedOut = append(p.optedOut, sp)
 			continue
 		}
@@ -144,21 +153,105 @@ func newPlan(w *workload.Workload, spec *config.Spec, ns preset.Meta) (plan, []e
 	return p, errs
 }
 
+// podMeta reads a workload's annotations and pod template labels as
+// workload.Workload does, with the metadata found once: every entry of
+// the catalog reads its injector's switches.
+type podMeta struct {
+	w *workload.Workload
+	// annotations are the pod template's and the workload's own
+	// annotations, labels the pod template's labels: nil where absent.
+	annotations [2]*yaml.Node
+	labels      *yaml.Node
+	// other: metadata the workload's own reading must read.
+	other bool
+}
+
+// readPodMeta finds the workload's annotations and pod template labels.
+func readPodMeta(w *workload.Workload) *podMeta {
+	m := &podMeta{w: w}
+	find := func(path []string) *yaml.Node {
+		n, err := yamlnode.Lookup(w.Node, path...)
+		m.other = m.other || err != nil
+		return n.YNode()
+	}
+	for i, p := range w.MetadataPaths() {
+		m.annotations[i] = find(append(p, yaml.AnnotationsField))
+	}
+	m.labels = find(append(w.TemplateMetaPath(), yaml.LabelsField))
+	return m
+}
+
+// Annotation is the workload's Annotation.
+func (m *podMeta) Annotation(key string) (string, bool) {
+	for _, n := range m.annotations {
+		v, ok, read := value(n, key)
+		if !read || m.other {
+			return m.w.Annotation(key)
+		}
+		if ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// TemplateLabel is the workload's TemplateLabel.
+func (m *podMeta) TemplateLabel(key string) (string, bool) {
+	v, ok, read := value(m.labels, key)
+	if !read || m.other {
+		return m.w.TemplateLabel(key)
+	}
+	return v, ok
+}
+
+// value is the value of the first key of the name in a mapping, as
+// yamlnode.Lookup and yaml.GetValue read it; read is false where they may
+// read otherwise (a node that is not a mapping, a key that is not a plain
+// word), for the caller to ask them.
+func value(n *yaml.Node, key string) (v string, ok, read bool) {
+	if n == nil || n.Tag == yaml.NodeTagNull {
+		return "", false, true
+	}
+	if n.Kind != yaml.MappingNode || len(n.Content)%2 != 0 || !plainKey(key) {
+		return "", false, false
+	}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if n.Content[j].Value == key {
+			if val := n.Content[j+1]; val.Tag != yaml.NodeTagNull {
+				return val.Value, true, true
+			}
+			return "", true, true
+		}
+	}
+	return "", false, true
+}
+
+// plainKey reports whether a key is read as it is on every path: it holds
+// a letter (so it is no number, "-" or "*"), no space at either end, and
+// is no list index ("[...]").
+func plainKey(key string) bool {
+	return key != "" && key[0] != '[' && strings.TrimSpace(key) == key && strings.ContainsFunc(key, unicode.IsLetter)
+}
+
 // sidecarNames are the names of the plan's sidecars, those its workload
 // opts out of included: every other container is an application's.
 func (p plan) sidecarNames() map[string]bool {
 	out := make(map[string]bool, len(p.sidecars)+len(p.optedOut))
-	for _, sc := range append(slices.Clone(p.sidecars), p.optedOut...) {
-		out[sc.Name] = true
+	for _, list := range [][]sidecarPlan{p.sidecars, p.optedOut} {
+		for i := range list {
+			out[list[i].Name] = true
+		}
 	}
 	return out
 }
 
 // has reports whether the plan holds a sidecar of the name.
 func (p plan) has(name string) bool {
-	for _, sc := range append(p.sidecars, p.optedOut...) {
-		if sc.Name == name {
-			return true
+	for _, list := range [][]sidecarPlan{p.sidecars, p.optedOut} {
+		for i := range list {
+			if list[i].Name == name {
+				return true
+			}
 		}
 	}
 	return false

@@ -20,12 +20,16 @@ import (
 // it (by name or image), as the edits find them.
 func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
 	out := make(map[string]bool, len(t.Config.Spec.Sidecars))
-	for _, sc := range t.Config.Spec.Sidecars {
+	entries := t.sidecarEntries()
+	var containers []container
+	if entries.recognising {
+		containers = entries.read(spec)
+	}
+	for i, sc := range t.Config.Spec.Sidecars {
 		out[sc.Name] = true
 		if sc.Recognise {
-			sp := sidecarPlan{Sidecar: sc}
-			sp.preset, _ = t.Config.Spec.Preset(sc.Preset)
-			recognise(spec, &sp)
+			sp := sidecarPlan{Sidecar: sc, preset: entries.presets[i]}
+			recognise(containers, i, &sp)
 			out[sp.Name] = true
 		}
 	}

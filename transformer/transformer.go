@@ -5,6 +5,7 @@ package transformer
 
 import (
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
@@ -41,10 +42,15 @@ type itemResult struct {
 
 // Transformer applies a loaded config to resources. It holds no state of
 // its own between runs: each call of Filter or Transform, and each Engine
-// from Start, is a run of its own.
+// from Start, is a run of its own. Its Config must not change once it is
+// used.
 type Transformer struct {
 	// Config is the loaded, defaulted and validated functionConfig.
 	Config *config.SidecarLifecycle
+	// entries are the presets of the config's sidecar entries and their
+	// index, made once from Config (see sidecarEntries).
+	entries     entries
+	entriesOnce sync.Once
 }
 
 // New returns a Transformer for the config.
@@ -114,7 +120,7 @@ func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
 	if skip {
 		return itemResult{Node: item, outcome: outcomeSkipped}
 	}
-	p, planErrs := newPlan(w, &t.Config.Spec, ns[w.Namespace])
+	p, planErrs := t.newPlan(w, ns[w.Namespace])
 	if len(planErrs) > 0 {
 		return failed(item, planErrs)
 	}

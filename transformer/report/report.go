@@ -13,6 +13,11 @@ type Log struct {
 	Changes []string
 	// Warnings says what may not work as asked.
 	Warnings []string
+	// Shared says what may not work as asked because of the config or the
+	// catalog alone: a warning that reads the same for every workload it
+	// is found in. A run says each once, with the workloads, among its
+	// closing results, not once per workload.
+	Shared []string
 	// Errors says what cannot be done; any error leaves the input unchanged.
 	Errors []string
 	// Breaks says where the termination budget does not hold: warnings,
@@ -33,6 +38,13 @@ func (l *Log) Change(format string, args ...any) {
 // Warn records a warning.
 func (l *Log) Warn(format string, args ...any) {
 	l.Warnings = append(l.Warnings, Clean(fmt.Sprintf(format, args...)))
+}
+
+// WarnShared records a warning that the config or the catalog alone
+// decides: its text names no value of the workload's own but the
+// container names the config or the catalog gives (see Shared).
+func (l *Log) WarnShared(format string, args ...any) {
+	l.Shared = append(l.Shared, Clean(fmt.Sprintf(format, args...)))
 }
 
 // Fail records an error.

@@ -1,0 +1,96 @@
+package transformer
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+)
+
+// sharedNames is how many workloads a shared warning names; the others
+// are counted.
+const sharedNames = 3
+
+// shared collects the warnings that the config or the catalog alone
+// decides (report.Log.Shared) across a run's workloads: each is said once
+// among the closing results, with the number of workloads it was found in
+// and the first few of them, in input order.
+type shared struct {
+	// order is the warnings in the order the run first met them.
+	order []string
+	found map[string]*sharedFinding
+}
+
+// sharedFinding is where one shared warning was found.
+type sharedFinding struct {
+	count int
+	names []string
+}
+
+// add notes the shared warnings of one workload; a warning said twice of
+// it counts once.
+func (s *shared) add(item *yaml.RNode, warnings []string) {
+	if len(warnings) == 0 {
+		return
+	}
+	if s.found == nil {
+		s.found = map[string]*sharedFinding{}
+	}
+	meta, _ := item.GetMeta()
+	name := report.Resource(meta.Kind, meta.Namespace, meta.Name)
+	for i, w := range warnings {
+		if slices.Contains(warnings[:i], w) {
+			continue
+		}
+		f := s.found[w]
+		if f == nil {
+			f = &sharedFinding{}
+			s.found[w] = f
+			s.order = append(s.order, w)
+		}
+		f.count++
+		if len(f.names) < sharedNames {
+			f.names = append(f.names, name)
+		}
+	}
+}
+
+// results are the shared warnings, one each, in the order the run met
+// them: no resourceRef, since each is about several workloads.
+func (s *shared) results() fn.Results {
+	var out fn.Results
+	for _, w := range s.order {
+		f := s.found[w]
+		out = append(out, &fn.Result{Message: w + " " + f.where(), Severity: fn.Warning})
+	}
+	return out
+}
+
+// where is "(3 workloads: Deployment shop/a, Deployment shop/b, StatefulSet
+// shop/c)", or with more workloads than named "(12,000 workloads:
+// Deployment shop/a, …, and 11,997 more)".
+func (f *sharedFinding) where() string {
+	names := strings.Join(f.names, ", ")
+	if more := f.count - len(f.names); more > 0 {
+		names += ", and " + thousands(more) + " more"
+	}
+	noun := "workloads"
+	if f.count == 1 {
+		noun = "workload"
+	}
+	return fmt.Sprintf("(%s %s: %s)", thousands(f.count), noun, names)
+}
+
+// thousands is n with a comma between each group of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
