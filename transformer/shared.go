@@ -30,6 +30,10 @@ type shared struct {
 type sharedFinding struct {
 	count int
 	names []string
+	// ref and file are the first workload's, for a warning found in one
+	// workload only: it is said of that workload, as any other warning.
+	ref  *fn.ResourceRef
+	file *fn.File
 }
 
 // add notes the shared warnings of one workload; a warning said twice of
@@ -43,13 +47,14 @@ func (s *shared) add(item *yaml.RNode, warnings []string) {
 	}
 	meta, _ := item.GetMeta()
 	name := report.Resource(meta.Kind, meta.Namespace, meta.Name)
+	resRef, file := refOf(meta)
 	for i, w := range warnings {
 		if slices.Contains(warnings[:i], w) {
 			continue
 		}
 		f := s.found[w]
 		if f == nil {
-			f = &sharedFinding{}
+			f = &sharedFinding{ref: resRef, file: file}
 			s.found[w] = f
 			s.order = append(s.order, w)
 		}
@@ -61,11 +66,16 @@ func (s *shared) add(item *yaml.RNode, warnings []string) {
 }
 
 // results are the shared warnings, one each, in the order the run met
-// them: no resourceRef, since each is about several workloads.
+// them: no resourceRef, since each is about several workloads; one found
+// in a single workload is said of it, with its resourceRef and file.
 func (s *shared) results() fn.Results {
 	var out fn.Results
 	for _, w := range s.order {
 		f := s.found[w]
+		if f.count == 1 {
+			out = append(out, &fn.Result{Message: w, Severity: fn.Warning, ResourceRef: f.ref, File: f.file})
+			continue
+		}
 		out = append(out, &fn.Result{Message: w + " " + f.where(), Severity: fn.Warning})
 	}
 	return out
@@ -79,11 +89,7 @@ func (f *sharedFinding) where() string {
 	if more := f.count - len(f.names); more > 0 {
 		names += ", and " + thousands(more) + " more"
 	}
-	noun := "workloads"
-	if f.count == 1 {
-		noun = "workload"
-	}
-	return fmt.Sprintf("(%s %s: %s)", thousands(f.count), noun, names)
+	return fmt.Sprintf("(%s workloads: %s)", thousands(f.count), names)
 }
 
 // thousands is n with a comma between each group of three digits.

@@ -104,3 +104,20 @@ func TestSharedWarningCountsWithCommas(t *testing.T) {
 		t.Errorf("got %v", once)
 	}
 }
+
+// TestSharedWarningOfOneWorkload: a shared warning found in one workload
+// only is said of it, with its resourceRef and the file it came from, as
+// any warning about a workload.
+func TestSharedWarningOfOneWorkload(t *testing.T) {
+	docs := items(t, fmt.Sprintf(shipperPod, 0, 0))
+	docs[0].SetAnnotations(map[string]string{"config.kubernetes.io/path": "pods/web.yaml"})
+	_, results := transformer.New(krmtest.Config(t, "")).Transform(docs)
+	once := containing(results, noWait)
+	if len(once) != 1 {
+		t.Fatalf("%d results say %q, want 1: %v", len(once), noWait, results)
+	}
+	r := once[0]
+	if r.Message != noWait || r.ResourceRef == nil || r.ResourceRef.Name != "web-0" || r.File == nil || r.File.Path != "pods/web.yaml" {
+		t.Errorf("got %q, resourceRef %+v, file %+v; want the warning itself, of Pod shop/web-0 in pods/web.yaml", r.Message, r.ResourceRef, r.File)
+	}
+}
