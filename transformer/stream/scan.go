@@ -21,7 +21,8 @@ const maxScanDepth = 64
 // tree, for a driver that writes a document it does not read as it came.
 // It answers (ok) only for text in a subset of block YAML that it reads
 // the way the parser does: a block mapping at column 0; keys of letters,
-// digits and "_./-"; values that are plain or quoted scalars on their
+// digits and "_./-", and below the top level keys in quotes (see
+// splitAnyKey); values that are plain or quoted scalars on their
 // line (plain ones may go on, indented, on the next lines), block scalars
 // ("|", ">", with a chomping indicator) or the block mappings and
 // sequences under them; flow collections on one line as the writer writes
@@ -30,7 +31,7 @@ const maxScanDepth = 64
 // apiVersion and kind, each a plain word, and checks what every item is
 // checked for: no mapping holds a key twice, and metadata, when present
 // and not null, is a mapping. Anything else (an anchor, an alias, a tag,
-// another flow collection, a quoted key, a scalar quoted over several
+// another flow collection, another quoted key, a scalar quoted over several
 // lines, a duplicate key, a bad indentation) is not ok: the document must
 // be parsed.
 func Scan(body []byte) (Scanned, bool) {
@@ -290,7 +291,7 @@ func (s *scanner) dash(col int, content []byte) {
 	case rest[0] == '-' || rest[0] == '\t':
 		s.ok = false
 	default:
-		if _, _, isKey := splitKey(rest); isKey {
+		if _, _, _, isKey := splitAnyKey(rest, restCol); isKey {
 			if len(s.frames) >= maxScanDepth {
 				s.ok = false
 				return
@@ -305,10 +306,10 @@ func (s *scanner) dash(col int, content []byte) {
 
 // key takes a mapping key at col, with what follows it.
 func (s *scanner) key(col int, content []byte) {
-	name, value, isKey := splitKey(content)
+	name, raw, value, isKey := splitAnyKey(content, col)
 	open := s.open
 	s.open, s.openMeta = -1, false
-	if !isKey || len(name) > 1000 || s.canonical && (len(name) > 128 || !oneSpaceAfter(content[len(name)+1:])) {
+	if !isKey || len(name) > 1000 || s.canonical && (len(name) > 128 || !oneSpaceAfter(content[raw+1:])) {
 		s.ok = false
 		return
 	}
@@ -497,6 +498,49 @@ func splitKey(line []byte) (key, value []byte, ok bool) {
 		return nil, nil, false // a tab before the value: parsed
 	}
 	return line[:i], bytes.TrimRight(value, " \t"), true
+}
+
+// splitAnyKey is splitKey for a line at col that starts with a plain key,
+// or, below the top level, with a key in quotes as the writer writes one:
+// a double-quoted string of printable ASCII with no escape and no quote,
+// or a single-quoted one that does not start or end with a space, of at
+// most 100 characters, and none of the keys the scan reads or ItemText
+// drops (kind, apiVersion, metadata, annotations), written plain. It also
+// returns the length of the key's text, quotes included.
+func splitAnyKey(line []byte, col int) (key []byte, raw int, value []byte, ok bool) {
+	if key, value, ok = splitKey(line); ok || col == 0 || len(line) == 0 || line[0] != '"' && line[0] != '\'' {
+		return key, len(key), value, ok
+	}
+	q := line[0]
+	end := 1
+	for ; end < len(line); end++ {
+		if line[end] != q {
+			continue
+		}
+		if q == '\'' && end+1 < len(line) && line[end+1] == '\'' {
+			end++
+			continue
+		}
+		break
+	}
+	if end >= len(line) || end+1 >= len(line) || line[end+1] != ':' {
+		return nil, 0, nil, false
+	}
+	key = line[1:end]
+	if q == '\'' {
+		key = bytes.ReplaceAll(key, []byte("''"), []byte("'"))
+	}
+	rest := line[end+2:]
+	value = bytes.TrimLeft(rest, " ")
+	switch name := string(key); {
+	case len(key) == 0 || len(key) > 100 || !yamlnode.PrintableASCII(name),
+		q == '"' && bytes.ContainsAny(key, `"\`),
+		q == '\'' && (key[0] == ' ' || key[len(key)-1] == ' '),
+		name == "kind" || name == "apiVersion" || name == "metadata" || name == "annotations",
+		len(rest) > 0 && rest[0] != ' ' || len(value) > 0 && value[0] == '\t':
+		return nil, 0, nil, false
+	}
+	return key, end + 1, bytes.TrimRight(value, " \t"), true
 }
 
 // plainWord is a value that is one plain word of letters, digits and
