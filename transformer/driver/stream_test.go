@@ -329,6 +329,7 @@ func TestStreamMatchesWholeList(t *testing.T) {
 	}
 	cases = append(cases, generated[1:]...)
 	cases = append(cases, shapes(t, generated[1])...) // Namespaces marked in every form
+	cases = append(cases, vendorShapeLists(t)...)
 	cases = append(cases, declinedLists()...)
 	for _, d := range cases {
 		t.Run(d.name, func(t *testing.T) {
@@ -358,6 +359,52 @@ func TestStreamMatchesWholeList(t *testing.T) {
 	}
 }
 
+// vendorShapes are lists with the shapes of vendors' published files that
+// the streaming path takes item by item: a comment at the end of an item
+// (Google's samples end every file with "# [END region_tag]") before an
+// item, before the functionConfig and at the end of the input; a block
+// scalar whose last lines start with "#" (Kuma's chart: a config file of
+// comments only); and resources the run does not edit with flow-style
+// lines (a CRD's names, a ConfigMap's data), comments and quoted keys.
+var vendorShapes = map[string]string{
+	"comment-at-end": "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n    - name: linkerd-proxy\n      # [END region_tag]\n" +
+		"- apiVersion: v1\n  kind: Service\n  metadata:\n    name: s\n  # [END service]\n" +
+		"- # Source: chart/templates/cm.yaml\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  # [END cm]\n\n" +
+		"functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {preset: linkerd}\n",
+	"comment-at-end-of-the-input": "kind: ResourceList\nfunctionConfig: {}\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n    - name: linkerd-proxy\n  # [END region_tag]\n",
+	"block-scalar-of-comments": "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: kuma-control-plane-config\n  data:\n    config.yaml: |\n      # use this file to override default configuration of `kuma-cp`\n      #\n      # see conf/kuma-cp.conf.yml for available settings\n" +
+		"- # Source: kuma/templates/cp-deployment.yaml\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: kuma-control-plane\n  spec:\n    template:\n      spec:\n        containers:\n        - name: control-plane\n          args:\n          - run\n          # - --log-level=debug\n",
+	"flow-style-untouched": "kind: ResourceList\nitems:\n- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  metadata:\n    name: things.example.com\n  spec:\n    group: example.com\n    names: {kind: Thing, plural: things}\n    scope: Namespaced\n    versions: [{name: v1, served: true, storage: true}]\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c, labels: {app: a}}\n  data: {a: '1', b: \"x y\", c: [1, 2]}\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: d}\n  data: {a: {b: {}}, e: [], 'k': v,\n    f: g}\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: e # line\n  \"data\":\n    # head\n    a: b\n" +
+		"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec: {containers: [{name: app}, {name: linkerd-proxy}]}\n",
+}
+
+// vendorShapeLists are the vendors' published files the tests hold, as one
+// ResourceList as kustomize and kpt send it, and the lists of vendorShapes:
+// the streaming path takes every one.
+func vendorShapeLists(t testing.TB) []differential {
+	var dirs []string
+	for _, dir := range corpus.PublishedDirs {
+		dirs = append(dirs, filepath.Join("../..", dir))
+	}
+	files, err := corpus.Published(dirs...)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no published files: %v", err)
+	}
+	var published bytes.Buffer
+	if err := corpus.WritePublished(&published, files, 1); err != nil {
+		t.Fatal(err)
+	}
+	out := []differential{{name: "vendor/published", in: published.Bytes(), mustStream: true}}
+	for name, in := range vendorShapes {
+		out = append(out, differential{name: "vendor/" + name, in: []byte(in), mustStream: true})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
 // declinedLists are inputs the splitter must hand to the whole-list path;
 // the output is still the same.
 func declinedLists() []differential {
@@ -372,7 +419,7 @@ func declinedLists() []differential {
 		"comment-in-item-at-column-0": "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\n# inside\n", 1) + "- " + pod,
 		"comment-after-flow-item":     "kind: ResourceList\nitems:\n- {kind: Pod, metadata: {name: q}}\n# between\n- " + pod,
 		"comment-after-keep-chomping": "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + pod,
-		"comment-at-end":              "kind: ResourceList\nitems:\n- " + pod + "  # trailing\nfunctionConfig: {}\n",
+		"comment-at-end-then-between": "kind: ResourceList\nitems:\n- " + pod + "  # trailing\n# between\n- " + pod,
 		"document-marker":             "kind: ResourceList\n---\nitems:\n- " + pod,
 		"document-end":                "kind: ResourceList\nitems:\n- " + pod + "...\n",
 		"alias-across-items":          "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
@@ -417,6 +464,9 @@ func FuzzStreamMatchesWholeList(f *testing.F) {
 	}
 	for _, d := range declinedLists() {
 		f.Add(d.in, false)
+	}
+	for _, in := range vendorShapes {
+		f.Add([]byte(in), false)
 	}
 	for _, seed := range shapeSeeds {
 		f.Add([]byte(seed), false)

@@ -49,7 +49,8 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 	}
 	fc := functionConfig(doc)
 	var fcText []byte
-	if fc != nil {
+	if configNode(fc) != nil { // as write leaves out an empty one
+
 		if fcText, err = stream.FunctionConfigText(fc); err != nil {
 			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
 		}

@@ -45,7 +45,15 @@ func TestUntouched(t *testing.T) {
 		{"metadata a scalar", "apiVersion: v1\nkind: ConfigMap\nmetadata: a\n", nil, false},
 		{"a kind that goes on", "apiVersion: v1\nkind: Config\n  Map\n", nil, false},
 		{"a quoted kind", "apiVersion: v1\nkind: \"ConfigMap\"\n", nil, false},
-		{"a flow mapping", "apiVersion: v1\nkind: ConfigMap\ndata: {a: 1, a: 2}\n", nil, false},
+		{"a flow mapping with a duplicate key", "apiVersion: v1\nkind: ConfigMap\ndata: {a: 1, a: 2}\n", nil, false},
+		{"flow collections", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: things.example.com\nspec:\n  names: {kind: Thing, plural: things}\n  versions: [{name: v1, served: true}, {name: v2, served: false}]\n", nil, true},
+		{"a flow mapping on two lines", "apiVersion: v1\nkind: ConfigMap\ndata: {a: 1,\n  b: 2}\n", nil, false},
+		{"a flow mapping with a comment after it", "apiVersion: v1\nkind: ConfigMap\ndata: {a: 1} # c\n", nil, false},
+		{"quoted keys below the top level", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    \"helm.sh/hook\": pre-install\n    'b': c\ndata:\n  x:\n  - \"y\": z\n", nil, true},
+		{"a quoted key at the top level", "apiVersion: v1\nkind: ConfigMap\n\"data\": {}\n", nil, false},
+		{"a quoted and a plain key, the same", "apiVersion: v1\nkind: ConfigMap\ndata:\n  \"a\": 1\n  a: 2\n", nil, false},
+		{"a quoted key with an escape", "apiVersion: v1\nkind: ConfigMap\ndata:\n  \"a\\x41\": 1\n", nil, false},
+		{"a quoted annotations key", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  \"annotations\": {}\n", nil, false},
 		{"an alias", "apiVersion: v1\nkind: ConfigMap\nx: &a 1\ny: *a\n", nil, false},
 		{"a merge key", "apiVersion: v1\nkind: ConfigMap\n<<: {kind: Pod}\n", nil, false},
 		{"JSON", `{"apiVersion": "v1", "kind": "ConfigMap"}` + "\n", nil, false},
@@ -89,6 +97,8 @@ func TestScanMutations(t *testing.T) {
 	for _, seed := range []string{
 		"apiVersion: v1\nkind: ConfigMap # c\nmetadata:\n  name: a\ndata:\n  a: |\n    x\n\n      y\n  b: 'it''s' # c\n  c: \"y\\x41\"\n  d:\n  e:\n  - 1\n  - k: v\n    l: >-\n      z\n  f: long\n    text\n",
 		"apiVersion: v1\nkind: X\nmetadata:\n  labels:\n    a: b\nspec:\n  list:\n  - a: 1\n    b:\n    - c\n    -\n      d: e\n  other:\n      x: y\n",
+		"apiVersion: v1\nkind: X\nmetadata:\n  labels:\n    \"a/b\": c\n    'd': e\nspec:\n  - \"f\": g\n",
+		"apiVersion: v1\nkind: X\nspec:\n  names: {kind: Thing, plural: things}\n  list: [a, 1, true, 'b c', \"d\", {e: [], f: {}}]\n  more:\n  - {g: h}\n",
 	} {
 		checkScan(t, seed)
 		for p := 0; p <= len(seed); p++ {
@@ -166,6 +176,8 @@ var scanItemSeeds = []string{
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    versions:\n    - name: v1\n      schema:\n        description: a b, c (d)\n",
 	"- apiVersion: v1\n  kind: X\n  metadata:\n    labels:\n      a: b\n  spec:\n    list:\n    - a: 1\n      b:\n      - c\n      - d: e\n    other:\n      x: y\n",
 	"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n    labels: {}\n  spec:\n    volumes:\n    - name: tmp\n      emptyDir: {}\n    containers:\n    - name: a\n      args: []\n      resources: {}\n    - {}\n    - []\n",
+	"- # Source: chart/templates/cm.yaml\n  #\n  ### section\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations:\n      \"helm.sh/hook\": \"pre-install,pre-upgrade\"\n      'it''s': v\n  data:\n    k: v\n    l:\n    - \"m\": n\n      o: p\n",
+	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    names: {kind: Thing, plural: things}\n    list: [a, 1, -2, true, 'b c', 'it''s', \"d\", {e: [], f: {}}, []]\n    more:\n    - {g: h/i.j, k: [l]}\n",
 }
 
 // TestScanItemEmptyCollections: "{}" and "[]" are read as values, which
@@ -183,7 +195,8 @@ func TestScanItemEmptyCollections(t *testing.T) {
 		{head + "  metadata:\n    name: p\n    labels: {}\n", true, false},
 		{head + "  metadata:\n    name: p\n    annotations: {}\n", false, true},
 		{head + "  metadata: {}\n", false, true},
-		{head + "  spec:\n    a: {b: c}\n", false, false},
+		{head + "  spec:\n    a: {b: c}\n", true, false},
+		{head + "  metadata:\n    name: p\n  spec:\n    a: {annotations: {}}\n", false, false},
 		{head + "  spec:\n    a: { }\n", false, false},
 		{head + "  spec:\n    a: {}\n      b: c\n", false, false},
 	} {
@@ -200,6 +213,15 @@ func TestScanItemEmptyCollections(t *testing.T) {
 		}
 		if out, err := stream.ItemText(item); err != nil || string(out) == c.text {
 			t.Errorf("ItemText writes the empty mapping: %v\n%s", err, out)
+		}
+	}
+}
+
+// TestScanItemSeeds: ScanItem reads every seed.
+func TestScanItemSeeds(t *testing.T) {
+	for _, seed := range scanItemSeeds {
+		if _, ok := stream.ScanItem([]byte(seed)); !ok {
+			t.Errorf("ScanItem does not read\n%s", seed)
 		}
 	}
 }

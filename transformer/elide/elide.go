@@ -55,9 +55,14 @@ func (it *Item) Elided() int { return len(it.blocks) }
 // name and image sidecar reports false. It returns false when it elides
 // nothing: the pod spec or its container lists are not block collections
 // where specPath says, no container has such a block value, or no
-// placeholder could be found that the text does not hold. A container
-// whose name or image is not a scalar on its key's line is left whole.
+// placeholder could be found that the text does not hold, or the text may
+// hold a key in quotes, which the lines read here do not see (a container's
+// "image" among them). A container whose name or image is not a scalar on
+// its key's line is left whole.
 func Reduce(text []byte, specPath []string, sidecar func(name, image string) bool) (*Item, bool) {
+	if quotedKey(text) {
+		return nil, false
+	}
 	spec, ok := podSpec(text, specPath)
 	if !ok {
 		return nil, false
@@ -167,4 +172,15 @@ func reduced(text []byte, blocks []block, prefix []byte) []byte {
 		prev = b.at + len(b.lines)
 	}
 	return append(out, text[prev:]...)
+}
+
+// quotedKey reports whether text may hold a key in quotes: a quote
+// followed by ":" and a blank or a line break.
+func quotedKey(text []byte) bool {
+	for _, q := range [][]byte{[]byte("\": "), []byte("\":\n"), []byte("': "), []byte("':\n")} {
+		if bytes.Contains(text, q) {
+			return true
+		}
+	}
+	return false
 }

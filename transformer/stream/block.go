@@ -80,7 +80,7 @@ func (w blockWriter) sequence(seq *yaml.Node, indent int) bool {
 func (w blockWriter) mapping(m *yaml.Node, indent int, inline bool) bool {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, value := m.Content[i], m.Content[i+1]
-		text, ok := plainKey(key)
+		text, ok := blockKey(key)
 		if !ok {
 			return false
 		}
@@ -272,6 +272,20 @@ func plainKey(n *yaml.Node) (string, bool) {
 		return "", false
 	}
 	return n.Value, true
+}
+
+// blockKey is a block mapping's key as the encoder writes it: a plain key
+// (plainKey), or a string of at most 100 characters in double or single
+// quotes as scalarText writes one.
+func blockKey(n *yaml.Node) (string, bool) {
+	if text, ok := plainKey(n); ok {
+		return text, true
+	}
+	if n.Kind != yaml.ScalarNode || n.Style != yaml.DoubleQuotedStyle && n.Style != yaml.SingleQuotedStyle ||
+		n.LineComment != "" || n.FootComment != "" || len(n.Value) > 100 {
+		return "", false
+	}
+	return scalarText(headless(n))
 }
 
 // scalarText is a scalar value as the encoder writes it, without its line

@@ -30,23 +30,33 @@ func LF(text []byte) []byte {
 // list. It returns an error unless the text is exactly one mapping and no
 // comment lands outside it.
 func ParseItem(text []byte) (*yaml.RNode, error) {
-	return parseEntry("items:\n", text, 1)
+	return parseEntry("items:\n", text, 1, followEnd, 0)
 }
 
-// parseItemAfter parses the text of an item that starts with comment lines,
-// after an item like every one the splitter lets comments follow: a block
-// mapping with a plain first key, its "-" at column dash. The parser then
-// attaches the comments as it does in the whole list. It returns an error
-// when a comment lands on that item or outside the text's own.
-func parseItemAfter(text []byte, dash int) (*yaml.RNode, error) {
-	return parseEntry("items:\n"+strings.Repeat(" ", dash)+"- x: 0\n", text, 2)
+// afterItem is the head under which the text of an item that starts with
+// comment lines is parsed: an item like every one the splitter lets
+// comments follow, a block mapping with a plain first key, its "-" at
+// column dash. The parser then attaches the comments as it does in the
+// whole list.
+func afterItem(dash int) string {
+	return "items:\n" + strings.Repeat(" ", dash) + "- x: 0\n"
 }
 
-// parseEntry parses head and text, which must be one document holding a
-// mapping with one key and a block sequence of entries entries, and returns
-// the last one.
-func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
-	doc, err := DecodeOne(io.MultiReader(strings.NewReader(head), bytes.NewReader(LF(text))))
+// parseEntry parses head, text and a stand-in for what follows the text in
+// the list (an item "- x: 0" at column dash, a top-level key "x: 0", or
+// nothing), which must be one document holding a mapping whose first key
+// holds a block sequence of entries entries and the stand-in item, and
+// returns the last of those entries. It returns an error when a comment
+// lands outside the text's own entry.
+func parseEntry(head string, text []byte, entries int, follow follower, dash int) (*yaml.RNode, error) {
+	tail, keys, all := "", 2, entries
+	switch follow {
+	case followItem:
+		tail, all = strings.Repeat(" ", dash)+"- x: 0\n", entries+1
+	case followKey:
+		tail, keys = "x: 0\n", 4
+	}
+	doc, err := DecodeOne(io.MultiReader(strings.NewReader(head), bytes.NewReader(LF(text)), strings.NewReader(tail)))
 	if err != nil {
 		return nil, err
 	}
@@ -54,16 +64,26 @@ func parseEntry(head string, text []byte, entries int) (*yaml.RNode, error) {
 		return nil, errors.New("item is not one document")
 	}
 	list := doc.Content[0]
-	if list.Kind != yaml.MappingNode || len(list.Content) != 2 || hasComment(list) || hasComment(list.Content[0]) {
+	if list.Kind != yaml.MappingNode || len(list.Content) != keys || hasComment(list) || hasComment(list.Content[0]) {
 		return nil, errors.New("item is not under items")
 	}
+	for _, after := range list.Content[2:] {
+		if anyComment(after) {
+			return nil, errors.New("a comment at the end of the item lands after it")
+		}
+	}
 	seq := list.Content[1]
-	if seq.Kind != yaml.SequenceNode || len(seq.Content) != entries || hasComment(seq) || seq.Style != 0 {
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != all || hasComment(seq) || seq.Style != 0 {
 		return nil, errors.New("item is not one entry of a block sequence")
 	}
 	for _, before := range seq.Content[:entries-1] {
 		if anyComment(before) {
 			return nil, errors.New("a comment before the item lands on the item before it")
+		}
+	}
+	for _, after := range seq.Content[entries:] {
+		if anyComment(after) {
+			return nil, errors.New("a comment at the end of the item lands on the item after it")
 		}
 	}
 	item := seq.Content[entries-1]

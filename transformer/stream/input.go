@@ -13,7 +13,8 @@
 // mark and a "---" before the first key, blank lines and comments between
 // the items and after them; no tabs, lone CRs or other control characters,
 // no other document marker, no comment at the end of an item's own lines
-// (see lineSplitter). In JSON
+// but after an item that starts with a plain key and before an item or a
+// key (see lineSplitter). In JSON
 // it is an object with one "items" array of objects and nothing but JSON in
 // it (see jsonSplitter). The caller also checks what the splitter cannot
 // see: that the parser finds the items key where the splitter did
@@ -65,7 +66,27 @@ type Layout struct {
 	items []span
 	// dash is the column of the items' "-" (YAML only).
 	dash int
+	// follow says, for each item whose last line is a comment (or a line of
+	// a block scalar that starts with "#"), what follows it in the list: the
+	// parser attaches such a comment to another key at the end of the input
+	// than before an item or a key, so the item is parsed before a stand-in
+	// of what follows it (see parseEntry). An item not in it is parsed alone.
+	follow map[int]follower
 }
+
+// follower is what follows an item in the list.
+type follower int
+
+const (
+	// followEnd: the end of the input, or of the items' text.
+	followEnd follower = iota
+	// followItem: an item. How it starts does not matter: the parser
+	// attaches the comment at the end of an item before an item "- x: 0",
+	// "- # c", "- {x: 0}", "-" or "- - x" and before a top-level key alike.
+	followItem
+	// followKey: a top-level key.
+	followKey
+)
 
 // span is where an item is in the input.
 type span struct{ start, end int64 }
@@ -233,10 +254,12 @@ func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
 	switch {
 	case in.Layout.JSON:
 		item, err = parseJSONItem(text)
-	case i > 0 && startsWithComment(text):
-		item, err = parseItemAfter(text, in.Layout.dash)
 	default:
-		item, err = ParseItem(text)
+		head, entries := "items:\n", 1
+		if i > 0 && startsWithComment(text) {
+			head, entries = afterItem(in.Layout.dash), 2
+		}
+		item, err = parseEntry(head, text, entries, in.Layout.follow[i], in.Layout.dash)
 	}
 	if err != nil {
 		return nil, &ParseError{Item: i, Err: err}

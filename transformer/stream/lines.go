@@ -22,6 +22,12 @@ const (
 // the one before, so that the parser attaches them as it does in the whole
 // list. Such lines after the last item go to the skeleton: the whole list
 // attaches them to the items key, which the output does not keep.
+//
+// An item that starts with a plain key and whose last line (but for blank
+// lines) is more indented than its "-" and starts with "#" (a comment, or a
+// line of a block scalar) is parsed with what follows it in the list: the parser attaches a comment at
+// the end of a mapping to another key when the input ends there (see
+// Layout.follow).
 type lineSplitter struct {
 	mark func([]byte) bool
 
@@ -42,6 +48,11 @@ type lineSplitter struct {
 	startLines []int
 	marked     []int
 	comment    bool // the last non-blank line of the current item is a comment
+	// ended is set when the item before the current line ended with such a
+	// line, until what follows it is known.
+	ended bool
+	// follow holds what follows each item that ended so (see Layout.follow).
+	follow map[int]follower
 	// block is set when the current item starts with "- key:", or with
 	// "-" and a comment, then "key:" on the next line (firstKey is set
 	// until that line is read); keep when one of its lines may start a
@@ -211,10 +222,16 @@ func (s *lineSplitter) take(line []byte) {
 		s.dash = indent
 		after := bytes.TrimLeft(text[indent+1:], " ")
 		s.block = keyOf(after) != "" && len(text)-len(after) == indent+2
+		if s.ended {
+			s.followBy(len(s.starts)-2, followItem)
+		}
 		s.firstKey = len(after) == 0 || after[0] == '#'
 		s.keep = mayKeep(text)
 	case indent == 0 && keyOf(text) != "":
 		s.endItems()
+		if s.ended {
+			s.followBy(len(s.starts)-1, followKey)
+		}
 		s.section = afterItems
 		s.nextKey = true
 		s.outside(line, text, indent, blank)
@@ -302,11 +319,24 @@ func (s *lineSplitter) tooLargeWith(max, pending int64) error {
 	return nil
 }
 
+// followBy records what follows item i, which ended with a comment line.
+func (s *lineSplitter) followBy(i int, f follower) {
+	if s.follow == nil {
+		s.follow = map[int]follower{}
+	}
+	s.follow[i] = f
+	s.ended = false
+}
+
 // endItem checks the end of the current item.
 func (s *lineSplitter) endItem() {
-	if s.comment {
-		s.decline("a comment at the end of an item")
+	switch {
+	case s.comment && !s.block:
+		s.decline("a comment at the end of an item that does not start with a plain key")
+	case s.comment && s.gapComment:
+		s.decline("a comment at the end of an item, then comments before the next")
 	}
+	s.ended = s.comment
 	if s.gapComment && len(s.starts) > 0 {
 		switch {
 		case !s.block:
@@ -359,7 +389,7 @@ func (s *lineSplitter) layout() (*Layout, string) {
 	}
 	skeleton.WriteString("items: []\n")
 	skeleton.Write(s.suffix.Bytes())
-	l := &Layout{Skeleton: skeleton.Bytes(), ItemsLine: s.itemsLine, Marked: s.marked, dash: s.dash}
+	l := &Layout{Skeleton: skeleton.Bytes(), ItemsLine: s.itemsLine, Marked: s.marked, dash: s.dash, follow: s.follow}
 	if s.nextKey {
 		// The items took the lines between the items key and the next one,
 		// but for the comments after the last item, which the skeleton kept.

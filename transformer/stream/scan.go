@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
@@ -20,16 +21,19 @@ const maxScanDepth = 64
 // tree, for a driver that writes a document it does not read as it came.
 // It answers (ok) only for text in a subset of block YAML that it reads
 // the way the parser does: a block mapping at column 0; keys of letters,
-// digits and "_./-"; values that are plain or quoted scalars on their
+// digits and "_./-", and below the top level keys in quotes (see
+// splitAnyKey); values that are plain or quoted scalars on their
 // line (plain ones may go on, indented, on the next lines), block scalars
 // ("|", ">", with a chomping indicator) or the block mappings and
-// sequences under them; comments; spaces for indentation; printable
-// characters. It gives the top-level apiVersion and kind, each a plain
-// word, and checks what every item is checked for: no mapping holds a key
-// twice, and metadata, when present and not null, is a mapping. Anything
-// else (an anchor, an alias, a tag, a flow collection, a quoted key, a
-// scalar quoted over several lines, a duplicate key, a bad indentation) is
-// not ok: the document must be parsed.
+// sequences under them; flow collections on one line as the writer writes
+// them (see flowCollection), but as the top-level metadata; comments;
+// spaces for indentation; printable characters. It gives the top-level
+// apiVersion and kind, each a plain word, and checks what every item is
+// checked for: no mapping holds a key twice, and metadata, when present
+// and not null, is a mapping. Anything else (an anchor, an alias, a tag,
+// another flow collection, another quoted key, a scalar quoted over several
+// lines, a duplicate key, a bad indentation) is not ok: the document must
+// be parsed.
 func Scan(body []byte) (Scanned, bool) {
 	if !printable(body) {
 		return Scanned{}, false
@@ -41,7 +45,7 @@ func Scan(body []byte) (Scanned, bool) {
 // it in a YAML list: a "- " line at column 0 and the lines under it, two
 // spaces more indented. It answers only for text that is already what
 // ItemText writes for the item it parses to, so that the text can be
-// written in its place: ASCII, LF line breaks, no comment, no blank line
+// written in its place: ASCII, LF line breaks, no other comment, no blank line
 // but in a literal block scalar, no blank at the end of a line, one space
 // after every ":" and "-", mappings two spaces under their key and
 // sequences at their key's column, no null written as nothing, literal
@@ -49,7 +53,10 @@ func Scan(body []byte) (Scanned, bool) {
 // first or last, quoted scalars with no escape, keys of at most 128
 // characters. It also reads "{}" and "[]", an empty mapping and sequence,
 // as a whole value, but not as annotations, which ItemText drops when
-// empty.
+// empty, the flow collections Scan reads, which the writer writes as they
+// came (kio.ByteWriter keeps flow style), and comment lines before the
+// first key, the first after the "- " (the "# Source:" line of a rendered
+// chart, as kio.ByteWriter writes it).
 func ScanItem(text []byte) (Scanned, bool) {
 	if !bytes.HasPrefix(text, []byte("- ")) || !bytes.HasSuffix(text, []byte("\n")) || bytes.Contains(text, []byte(" \n")) {
 		return Scanned{}, false
@@ -66,7 +73,7 @@ func ScanItem(text []byte) (Scanned, bool) {
 // item's text, each of whose lines it reads without the item's "- " or
 // two spaces, in place.
 func scan(body []byte, canonical bool) (Scanned, bool) {
-	s := scanner{ok: true, canonical: canonical, open: -1, inside: -1, frames: make([]frame, 0, 8)}
+	s := scanner{ok: true, canonical: canonical, lead: true, open: -1, inside: -1, frames: make([]frame, 0, 8)}
 	for first := true; len(body) > 0 && s.ok; first = false {
 		n := bytes.IndexByte(body, '\n') + 1
 		if n == 0 {
@@ -133,6 +140,9 @@ type scanner struct {
 	ok bool
 	// canonical: see ScanItem.
 	canonical bool
+	// lead is set until the first line that is not a comment: the comment
+	// lines of an item before its first key.
+	lead bool
 	// blockBlank: the last line of the block scalar was blank.
 	blockBlank bool
 	frames     []frame
@@ -178,9 +188,10 @@ func (s *scanner) line(line []byte) {
 		s.inside = -1
 	}
 	if len(bytes.TrimSpace(content)) == 0 || content[0] == '#' {
-		s.ok = s.ok && !s.canonical
+		s.ok = s.ok && (!s.canonical || s.lead && col == 0 && len(content) > 0 && content[0] == '#')
 		return
 	}
+	s.lead = false
 	dash := content[0] == '-' && (len(content) == 1 || content[1] == ' ')
 	if s.canonical && s.open >= 0 && !s.openDash && !(col == s.open+2 && !dash || col == s.open && dash) {
 		s.ok = false // a null written as nothing, or not where ItemText puts what is under a key
@@ -280,7 +291,7 @@ func (s *scanner) dash(col int, content []byte) {
 	case rest[0] == '-' || rest[0] == '\t':
 		s.ok = false
 	default:
-		if _, _, isKey := splitKey(rest); isKey {
+		if _, _, _, isKey := splitAnyKey(rest, restCol); isKey {
 			if len(s.frames) >= maxScanDepth {
 				s.ok = false
 				return
@@ -295,10 +306,10 @@ func (s *scanner) dash(col int, content []byte) {
 
 // key takes a mapping key at col, with what follows it.
 func (s *scanner) key(col int, content []byte) {
-	name, value, isKey := splitKey(content)
+	name, raw, value, isKey := splitAnyKey(content, col)
 	open := s.open
 	s.open, s.openMeta = -1, false
-	if !isKey || len(name) > 1000 || s.canonical && (len(name) > 128 || !oneSpaceAfter(content[len(name)+1:])) {
+	if !isKey || len(name) > 1000 || s.canonical && (len(name) > 128 || !oneSpaceAfter(content[raw+1:])) {
 		s.ok = false
 		return
 	}
@@ -368,6 +379,9 @@ func (s *scanner) value(col int, value []byte, word bool) {
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
 		if s.canonical && (string(value) == "{}" || string(value) == "[]") {
 			return // an empty mapping or sequence, which ItemText writes so
+		}
+		if (value[0] == '{' || value[0] == '[') && flowCollection(value) {
+			return
 		}
 		if value[0] != '-' || len(value) == 1 || value[1] == ' ' || value[1] == '\t' {
 			s.ok = false
@@ -486,6 +500,49 @@ func splitKey(line []byte) (key, value []byte, ok bool) {
 	return line[:i], bytes.TrimRight(value, " \t"), true
 }
 
+// splitAnyKey is splitKey for a line at col that starts with a plain key,
+// or, below the top level, with a key in quotes as the writer writes one:
+// a double-quoted string of printable ASCII with no escape and no quote,
+// or a single-quoted one that does not start or end with a space, of at
+// most 100 characters, and none of the keys the scan reads or ItemText
+// drops (kind, apiVersion, metadata, annotations), written plain. It also
+// returns the length of the key's text, quotes included.
+func splitAnyKey(line []byte, col int) (key []byte, raw int, value []byte, ok bool) {
+	if key, value, ok = splitKey(line); ok || col == 0 || len(line) == 0 || line[0] != '"' && line[0] != '\'' {
+		return key, len(key), value, ok
+	}
+	q := line[0]
+	end := 1
+	for ; end < len(line); end++ {
+		if line[end] != q {
+			continue
+		}
+		if q == '\'' && end+1 < len(line) && line[end+1] == '\'' {
+			end++
+			continue
+		}
+		break
+	}
+	if end >= len(line) || end+1 >= len(line) || line[end+1] != ':' {
+		return nil, 0, nil, false
+	}
+	key = line[1:end]
+	if q == '\'' {
+		key = bytes.ReplaceAll(key, []byte("''"), []byte("'"))
+	}
+	rest := line[end+2:]
+	value = bytes.TrimLeft(rest, " ")
+	switch name := string(key); {
+	case len(key) == 0 || len(key) > 100 || !yamlnode.PrintableASCII(name),
+		q == '"' && bytes.ContainsAny(key, `"\`),
+		q == '\'' && (key[0] == ' ' || key[len(key)-1] == ' '),
+		name == "kind" || name == "apiVersion" || name == "metadata" || name == "annotations",
+		len(rest) > 0 && rest[0] != ' ' || len(value) > 0 && value[0] == '\t':
+		return nil, 0, nil, false
+	}
+	return key, end + 1, bytes.TrimRight(value, " \t"), true
+}
+
 // plainWord is a value that is one plain word of letters, digits and
 // "_./-", with a comment or nothing after it, or "".
 func plainWord(value []byte) string {
@@ -498,4 +555,114 @@ func plainWord(value []byte) string {
 		return ""
 	}
 	return string(value[:i])
+}
+
+// flowCollection reports whether value is a flow mapping or sequence that
+// opens and closes on its line, written as the writer writes one: "{k: v,
+// k: v}" and "[v, v]", one space after every ":" and ",", none anywhere
+// else; keys plain words the encoder writes as they are, each once in its
+// mapping, never "annotations" with "{}" (which ItemText drops); values
+// flow collections again, strings the encoder writes plain and as they are
+// (with none of ",?[]{}:#"), decimal integers, true and false, and
+// strings of printable ASCII in double quotes (with no escape) or single
+// quotes. Such text parses to what it reads and encodes to itself; any
+// other is parsed.
+func flowCollection(value []byte) bool {
+	rest, ok := flowNode(value, 0)
+	return ok && len(rest) == 0
+}
+
+// flowNode reads one node of a flow collection (see flowCollection) at the
+// start of text and returns the text after it.
+func flowNode(text []byte, depth int) ([]byte, bool) {
+	if len(text) == 0 {
+		return nil, false
+	}
+	switch text[0] {
+	case '{', '[':
+		return flowEntries(text, depth)
+	case '"':
+		end := bytes.IndexByte(text[1:], '"') + 1
+		if end == 0 || bytes.IndexByte(text[:end], '\\') >= 0 || !yamlnode.PrintableASCII(string(text[1:end])) {
+			return nil, false
+		}
+		return text[end+1:], true
+	case '\'':
+		i := 1
+		for ; i < len(text); i++ {
+			if text[i] == '\'' {
+				if i+1 < len(text) && text[i+1] == '\'' {
+					i++
+					continue
+				}
+				break
+			}
+		}
+		if i >= len(text) {
+			return nil, false
+		}
+		v := text[1:i]
+		if len(v) == 0 || v[0] == ' ' || v[len(v)-1] == ' ' || !yamlnode.PrintableASCII(string(v)) {
+			return nil, false
+		}
+		return text[i+1:], true
+	}
+	end := bytes.IndexAny(text, ",]}")
+	if end < 0 {
+		end = len(text)
+	}
+	v := string(text[:end])
+	if strings.ContainsAny(v, ",?[]{}:#") || !(yamlnode.PlainString(v) || decimal(v) || v == "true" || v == "false") {
+		return nil, false
+	}
+	return text[end:], true
+}
+
+// flowEntries reads a flow collection at the start of text, its entries
+// at depth+1, and returns the text after it.
+func flowEntries(text []byte, depth int) ([]byte, bool) {
+	if depth >= maxScanDepth {
+		return nil, false
+	}
+	mapping, end := text[0] == '{', byte(']')
+	if mapping {
+		end = '}'
+	}
+	text = text[1:]
+	if len(text) > 0 && text[0] == end {
+		return text[1:], true
+	}
+	var keys map[string]bool
+	for {
+		if mapping {
+			i := 0
+			for i < len(text) && yamlnode.WordByte(text[i]) {
+				i++
+			}
+			key := string(text[:i])
+			if i == 0 || len(key) > 100 || !yamlnode.PlainString(key) || !bytes.HasPrefix(text[i:], []byte(": ")) || keys[key] {
+				return nil, false // not a plain key, or a duplicate: parsed
+			}
+			if keys == nil {
+				keys = make(map[string]bool, 4)
+			}
+			keys[key] = true
+			text = text[i+2:]
+			if key == "annotations" && bytes.HasPrefix(text, []byte("{}")) {
+				return nil, false
+			}
+		}
+		var ok bool
+		if text, ok = flowNode(text, depth+1); !ok || len(text) == 0 {
+			return nil, false
+		}
+		switch {
+		case text[0] == end:
+			return text[1:], true
+		case bytes.HasPrefix(text, []byte(", ")) && len(text) > 2 && text[2] != ' ':
+			text = text[2:]
+		default:
+			return nil, false
+		}
+	}
 }

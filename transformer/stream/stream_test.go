@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"testing/synctest"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 func TestSpool(t *testing.T) {
@@ -165,8 +167,9 @@ func TestReadDeclines(t *testing.T) {
 		{"comment after the last flow item", head + "items:\n- {a: b}\n# c\n", "does not start with a plain key"},
 		{"indented comment after the last item", head + "items:\n  - a: b\n\n  # c\nfunctionConfig: {}\n", "not at column 0"},
 		{"comment after a kept block scalar", head + "items:\n- a: |+\n    b\n\n# c\n- a: b\n", "keep"},
-		{"indented comment at the end of an item", head + "items:\n- a: b\n  # c\n- a: b\n", "comment at the end"},
-		{"comment at the end of the last item", head + "items:\n- a: b\n  # c\nfunctionConfig: {}\n", "comment at the end"},
+		{"comment at the end of an item, then a comment before the next", head + "items:\n- a: b\n  # c\n# d\n- a: b\n", "comment at the end"},
+		{"comment at the end of a flow item", head + "items:\n- {a: b}\n  # c\n- a: b\n", "comment at the end"},
+		{"comment at the end of the last item, then one at column 0", head + "items:\n- a: b\n  # c\n# d\nfunctionConfig: {}\n", "comment at the end"},
 		{"items at two columns", head + "items:\n  - a: b\n - a: b\n", "does not continue"},
 		{"item text at column 0", head + "items:\n- a: |\nx\n", "does not continue"},
 		{"second items key", head + "items:\n- a: b\nitems:\n- c: d\n", "items key"},
@@ -218,6 +221,60 @@ func TestReadSplitsShapes(t *testing.T) {
 		if item.GetKind() != "Pod" {
 			t.Errorf("item %d is a %q", i, item.GetKind())
 		}
+	}
+}
+
+// TestReadSplitsItemsEndingInComments: an item whose last line is a
+// comment (a file's closing comment, kept by kyaml at the deepest last key)
+// or a line of a block scalar that starts with "#" (a config file of
+// comments only) splits like any other, before an item, before a
+// top-level key and at the end of the input, and each item parses alone
+// to what the whole list holds: the parser puts a comment at the end of a
+// mapping on another key at the end of the input than before what follows.
+func TestReadSplitsItemsEndingInComments(t *testing.T) {
+	const (
+		trailing = "- a: 1\n  b:\n    c: 2\n  # [END region_tag]\n"
+		deeper   = "- a: 1\n  b:\n  - c:\n    - 2\n    # end\n  # two\n\n"
+		scalar   = "- kind: ConfigMap\n  data:\n    config.yaml: |\n      # use this file to override\n      #\n      # see conf\n"
+		headed   = "- # Source: chart/templates/cm.yaml\n  kind: ConfigMap\n"
+	)
+	head := "kind: ResourceList\nitems:\n"
+	for name, in := range map[string]string{
+		"before an item":            head + trailing + deeper + scalar + headed,
+		"before a headed item":      head + scalar + headed + trailing + "- {x: 0}\n",
+		"before a key":              head + headed + trailing + "functionConfig: {}\n",
+		"at the end":                head + scalar + deeper,
+		"before a key, indented":    "kind: ResourceList\nitems:\n  " + strings.ReplaceAll(strings.TrimSuffix(trailing+scalar, "\n"), "\n", "\n  ") + "\nx: y\n",
+		"before an item, with CRLF": strings.ReplaceAll(head+deeper+trailing+headed, "\n", "\r\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := Read(strings.NewReader(in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Layout == nil {
+				t.Fatalf("declined: %s", r.Declined)
+			}
+			doc, err := DecodeOne(strings.NewReader(strings.ReplaceAll(in, "\r\n", "\n")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			items := doc.Content[0].Content[3].Content // kind, ResourceList, items
+			if r.Layout.Len() != len(items) {
+				t.Fatalf("%d items, want %d", r.Layout.Len(), len(items))
+			}
+			for i, want := range items {
+				got, err := r.ParseItem(i)
+				if err != nil {
+					t.Fatalf("item %d does not parse alone: %v", i, err)
+				}
+				wantText, _ := ItemText(yaml.NewRNode(want))
+				gotText, _ := ItemText(got)
+				if string(gotText) != string(wantText) {
+					t.Errorf("item %d parses alone as\n%s\nwant, as in the whole list,\n%s", i, gotText, wantText)
+				}
+			}
+		})
 	}
 }
 
