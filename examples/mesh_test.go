@@ -247,7 +247,9 @@ func checkNativeSidecar(t *testing.T, spec *yaml.RNode, workload, sidecar, after
 // sidecar of the catalog is recognised with no configuration (the Cloud
 // SQL proxy by its image under the operator's container name, Kuma by its
 // injection label, Istio by its Namespace's label, Dapr by its annotation)
-// and reported; a second run changes nothing.
+// and reported; Contour's Envoy DaemonSet, whose Envoy image the catalog
+// knows, is the application of its pod and is left alone; a second run
+// changes nothing.
 func TestCatalogZeroConfig(t *testing.T) {
 	kpt := kptTool(t)
 	dir := workDir(t, "catalog")
@@ -270,6 +272,18 @@ func TestCatalogZeroConfig(t *testing.T) {
 			t.Errorf("the results do not say %q:\n%s", want, results)
 		}
 	}
+	// Contour's Envoy is the application of its pod: nothing is said of
+	// it, and its containers come out as they went in.
+	if strings.Contains(results, "name: envoy") {
+		t.Errorf("the results name Contour's Envoy DaemonSet, which is no sidecar's:\n%s", results)
+	}
+	in, err := os.ReadFile(filepath.Join("catalog", "apps", "envoy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := readFile(t, filepath.Join(pkg, "envoy.yaml")); !sameContainers(t, string(in), out) {
+		t.Errorf("Contour's Envoy DaemonSet changed:\n%s", out)
+	}
 	if got := podAnnotation(t, items, "Deployment", "payments", "kuma.io/wait-for-dataplane-ready"); got != "true" {
 		t.Errorf("Deployment/payments: kuma.io/wait-for-dataplane-ready is %q, want \"true\"", got)
 	}
@@ -291,4 +305,32 @@ func execEval(t *testing.T, kpt, dir, pkg string, args ...string) func() string 
 		mustRun(t, dir, env, kpt, append([]string{"fn", "eval", pkg, "--exec", "sidecar-lifecycle", "--results-dir", results}, args...)...)
 		return readFile(t, filepath.Join(results, "results.yaml"))
 	}
+}
+
+// sameContainers reports whether two texts of one workload hold the same
+// containers and init containers, in the same order, with the same data.
+func sameContainers(t *testing.T, a, b string) bool {
+	t.Helper()
+	lists := func(text string) string {
+		n, err := yaml.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := n.Pipe(yaml.Lookup("spec", "template", "spec"))
+		if err != nil || spec == nil {
+			t.Fatalf("no pod spec: %v", err)
+		}
+		var out strings.Builder
+		for _, field := range []string{"initContainers", "containers"} {
+			if l := spec.Field(field); l != nil {
+				s, err := l.Value.String()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out.WriteString(field + ":\n" + s)
+			}
+		}
+		return out.String()
+	}
+	return lists(a) == lists(b)
 }
