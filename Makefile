@@ -28,7 +28,7 @@ HELM3 := $(BIN)/helm3/helm
 HELM4 := $(BIN)/helm4/helm
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./transformer/driver:FuzzRun ./transformer/driver:FuzzScanAgreesWithParse ./transformer/driver:FuzzScanItemIsItemText ./transformer/driver:FuzzStreamMatchesWholeList ./transformer/driver:FuzzPlainStream ./fn:FuzzStderr ./transformer/podcheck:FuzzChecks
+FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
 .PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test catalog-table
@@ -97,8 +97,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
 	done
 
-catalog-table: ## Write the catalog tables of README.md and docs/catalog.md from transformer/preset/catalog
-	go run ./transformer/preset/internal/gentable -root .
+catalog-table: ## Write the catalog tables of README.md and docs/catalog.md from internal/preset/catalog
+	go run ./internal/preset/internal/gentable -root .
 
 clean: ## Remove bin/ (the binary and the installed tools)
 	rm -rf $(BIN)
@@ -128,4 +128,4 @@ bench: build ## The performance table (docs/performance.md), the function agains
 		go run ./bench -table -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -yamlv3 $(BIN)/yamlv3-identity; \
 	fi
 	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
-	go test ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)
+	go test ./internal/... ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)

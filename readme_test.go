@@ -19,9 +19,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
 // fragmentMarker, on the last line before a ```yaml block, says that the
@@ -458,5 +458,21 @@ func TestKubeletProofTable(t *testing.T) {
 	}
 	for name := range rows {
 		t.Errorf("%s: a row for an entry the catalog does not have", name)
+	}
+}
+
+// TestLibraryExample: the README's Go block is the kustomize embedding
+// example that go test runs, word for word.
+func TestLibraryExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("transformer/kustomize/example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```go\n"+string(example)+"```\n") {
+		t.Error("README.md's Go library block is not transformer/kustomize/example_test.go: copy the file into it")
 	}
 }

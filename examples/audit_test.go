@@ -10,7 +10,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/list"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 )
 
 // TestAudit runs examples/audit as its README does. The policy on the

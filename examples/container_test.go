@@ -32,7 +32,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
 const (
@@ -191,7 +191,7 @@ func runImage(t *testing.T, engine, image string, input []byte) runResult {
 }
 
 // TestContainerImage runs the image and the binary built from this tree on
-// the same ResourceLists from transformer/driver/testdata and expects the same
+// the same ResourceLists from internal/driver/testdata and expects the same
 // stdout and exit code: the image is the function, as a non-root user with
 // no network.
 func TestContainerImage(t *testing.T) {
@@ -207,7 +207,7 @@ func TestContainerImage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join("..", "transformer", "driver", "testdata", c.name)
+			dir := filepath.Join("..", "internal", "driver", "testdata", c.name)
 			items := []byte(readFile(t, filepath.Join(dir, "items.yaml")))
 			config := []byte(readFile(t, filepath.Join(dir, "config.yaml")))
 			input, err := krmtest.ResourceList(items, config)

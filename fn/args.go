@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // command is what a run does.

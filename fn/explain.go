@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/explain"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/explain"
 )
 
 // runExplain prints each workload's start-up order and shutdown timeline,

@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // maxDocumentSizeEnv sets the maximum document size in both modes;

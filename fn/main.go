@@ -11,9 +11,9 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // version is stamped at build time with -ldflags

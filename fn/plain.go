@@ -12,9 +12,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/driver"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
 // runPlain is `sidecar-lifecycle --config FILE [FILE|DIR ...]`: it edits a

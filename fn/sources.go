@@ -7,7 +7,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
 // sources are the inputs of a plain stream, stdin or files, joined into

@@ -9,7 +9,7 @@ import (
 
 	krm "github.com/kptdev/krm-functions-sdk/go/fn"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // prefix starts every line the function writes on stderr.

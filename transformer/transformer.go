@@ -1,339 +1,50 @@
 // Package transformer is the sidecar-lifecycle library: it applies a
-// SidecarLifecycle config to KRM resources as kyaml RNode edits that keep
-// comments, and reports what it did as KRM function results.
+// SidecarLifecycle config (package config) to KRM resources as kyaml RNode
+// edits that keep comments, and reports what it did as KRM function
+// results. Package kustomize adapts it to programs that embed kustomize.
 package transformer
 
 import (
-	"strings"
-	"sync"
-
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/annotate"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/distroless"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/podspec"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlnode"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
 )
 
-// itemResult is the edit of one item: the node to write and what was done.
-type itemResult struct {
-	// Node is the edited copy, or the input node when nothing changed (a
-	// copy when its comments had to be placed to read back the same).
-	Node *yaml.RNode
-	// outcome says what was done.
-	outcome outcome
-	// Log lists the changes, warnings and errors.
-	Log report.Log
-	// annotated reports whether mesh annotations were set.
-	annotated bool
-	// sidecars are the names of the workload's sidecars, as recognition
-	// judged its pod (plan.sidecarNames); nil for an item with no plan.
-	sidecars map[string]bool
-	// injected are the presets of the sidecars its injectors add at
-	// admission, as the run found them.
-	injected []string
-}
+// ResultsError is the error of a run with error results: Filter and the
+// kustomize adapter return it, and its Results list every error result.
+type ResultsError = report.ResultsError
 
-// Transformer applies a loaded config to resources. It holds no state of
-// its own between runs: each call of Filter or Transform, and each Engine
-// from Start, is a run of its own. Its Config must not change once it is
-// used.
+// Transformer applies a loaded config to resources. It holds no state
+// between runs: each call of Filter or Transform is a run of its own.
 type Transformer struct {
-	// Config is the loaded, defaulted and validated functionConfig.
-	Config *config.SidecarLifecycle
-	// entries are the presets of the config's sidecar entries and their
-	// index, made once from Config (see sidecarEntries).
-	entries     entries
-	entriesOnce sync.Once
+	engine *engine.Transformer
 }
 
-// New returns a Transformer for the config.
+// New returns a Transformer for a config loaded with config.Load or
+// config.LoadBytes. The config must not change once the Transformer is used.
 func New(cfg *config.SidecarLifecycle) *Transformer {
-	return &Transformer{Config: cfg}
+	return &Transformer{engine: engine.New(cfg)}
 }
 
-// item edits one item; workloads of the Namespaces annotated to skip are
-// skipped. It
-// never edits the input node: changes are made on a copy, which is
-// returned only when something changed and nothing failed. A duplicate key
-// anywhere in the item is an error. A workload with anchors, aliases or
-// merge keys is read, edited and written expanded (see yamlshape.Expand);
-// one left as it was keeps them. Either is returned with its comments where
-// they read back the same (see yamlshape.Stable).
-func (t *Transformer) item(item *yaml.RNode, ns namespaces) itemResult {
-	work, shape, err := t.prepare(item)
-	if err != nil {
-		res := itemResult{Node: item, outcome: outcomeFailed}
-		res.Log.Fail("%v", err)
-		return res
-	}
-	res := t.edited(work, ns)
-	if res.Node == work {
-		res.Node = item
-	}
-	if !shape.Unsettled {
-		return res // the edits write no comment and no folded scalar
-	}
-	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
-		res.Node = yaml.NewRNode(stable)
-	}
-	return res
+// Config is the config the Transformer applies.
+func (t *Transformer) Config() *config.SidecarLifecycle { return t.engine.Config }
+
+// Transform edits items held in memory and returns the items to write with
+// every result, the closing ones (the run's summary) last. When any item
+// fails, or the action is validate, the input items are returned unchanged.
+func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
+	return t.engine.Transform(items)
 }
 
-// prepare checks an item for duplicate keys and aliases that expand beyond
-// bounds; a workload with anchors, aliases or merge keys is returned
-// expanded, to be read and edited.
-func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, error) {
-	shape, err := yamlshape.Walk(item.YNode())
-	if err != nil || !shape.Anchored {
-		return item, shape, err
-	}
-	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); !ok {
-		return item, shape, yamlshape.CheckSize(item.YNode())
-	}
-	expanded, err := yamlshape.Expand(item.YNode())
-	if err != nil {
-		return item, shape, err
-	}
-	return yaml.NewRNode(expanded), shape, nil
-}
-
-// edited edits one item that prepare returned.
-func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
-	if errs := namespaceErrors(item); len(errs) > 0 {
-		return failed(item, errs)
-	}
-	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
-	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
-		return itemResult{Node: item}
-	}
-	skip, errs := checkWorkload(w, ns.skips(w.Namespace))
-	if len(errs) > 0 {
-		return failed(item, errs)
-	}
-	if skip {
-		return itemResult{Node: item, outcome: outcomeSkipped}
-	}
-	p, planErrs := t.newPlan(w, ns[w.Namespace])
-	if len(planErrs) > 0 {
-		return failed(item, planErrs)
-	}
-	res := itemResult{Node: item}
-	copied := *w
-	copied.Node = yamlnode.Copy(item)
-	// The comment at the end of the item stays at its end, whatever moves.
-	trailing := yamlshape.TakeTrailing(copied.Node.YNode())
-	outcome, annotated, err := t.edit(&copied, &p, &res.Log)
-	res.sidecars, res.injected = p.sidecarNames(), p.injectedPresets
-	yamlshape.PutTrailing(copied.Node.YNode(), trailing)
-	if err != nil {
-		res.Log.Fail("%v", err)
-	}
-	res.annotated = annotated
-	switch {
-	case res.Log.Failed():
-		res.outcome = outcomeFailed
-	case len(res.Log.Changes) > 0:
-		dropOrchestratorIDs(copied.Node)
-		res.Node, res.outcome = copied.Node, outcome
-	case outcome == outcomeSkipped:
-		res.outcome = outcomeSkipped
-	}
-	return res
-}
-
-// failed is the result of an item that fails with the errors, unchanged.
-func failed[E any](item *yaml.RNode, errs []E) itemResult {
-	res := itemResult{Node: item, outcome: outcomeFailed}
-	for _, e := range errs {
-		res.Log.Fail("%v", e)
-	}
-	return res
-}
-
-// edit runs the filters of the workload's mode on its pod spec, and the
-// mesh annotations for sidecars the mesh injects at admission. It reports
-// the outcome and whether mesh annotations changed.
-func (t *Transformer) edit(w *workload.Workload, pp *plan, log *report.Log) (outcome, bool, error) {
-	spec, err := w.PodSpec()
-	if err != nil || yaml.IsMissingOrNull(spec) {
-		return outcomeUntouched, false, err // checkWorkload has checked the pod spec's shape
-	}
-	p := *pp
-	switch {
-	case p.conflict != "":
-		log.Warn("left as it is: %s; to have the function order it, name the sidecar's container in spec.sidecars, or leave the workload out with %s: \"true\"", p.conflict, AnnotationSkip)
-		return outcomeSkipped, false, nil
-	case p.leave != "":
-		log.Warn("left as its vendor wrote it: %s", p.leave)
-		return outcomeSkipped, false, nil
-	}
-	found, injected := t.sort(spec, p, log)
-	for _, sc := range injected {
-		pp.injectedPresets = append(pp.injectedPresets, sc.preset.Name)
-	}
-	recognised(p.sidecars, p.mode == config.ModeNative, log)
-	if err := t.resolveAuto(spec, found, injected, p); err != nil {
-		return outcomeUntouched, false, err
-	}
-	readInjectedExits(w, injected, p)
-	var filters []kio.Filter
-	outcome := outcomeUntouched
-	switch {
-	case len(found) == 0 && len(injected) == 0 && optedOutHere(spec, p):
-		warnNativeOptOut(w, spec, p, log)
-		return outcomeSkipped, false, nil // the mesh's own opt-out
-	case len(found) > 0 && noApplication(spec, p):
-		return outcomeSkipped, false, nil // a mesh gateway: the proxy is the pod
-	case len(found) == 0 && len(injected) == 0 && len(p.applications) > 0:
-		return outcomeSkipped, false, nil // the recognised container is the application
-	case len(found) > 0 && p.mode == config.ModeNative:
-		filters, outcome = t.nativeFilters(w, spec, found, injected, p, log), outcomeAdjusted
-		if toConvert(spec, found) {
-			outcome = outcomeConverted
-		}
-	case len(found) > 0:
-		filters, outcome = t.orderedFilters(w, spec, found, injected, p, log), outcomeOrdered
-	case len(injected) > 0:
-		// The mesh adds the proxy at admission: the app still drains and
-		// the grace period still covers the proxy's exit delay.
-		floor, whose := exitFloor(nil, injected)
-		filters, outcome = t.drainAndGrace(names(injected), p, floor, whose, log), outcomeAnnotated
-		warnJob(w, p, t.Config.Spec.Version(), log)
-	}
-	if len(filters) > 0 {
-		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."), Presets: t.Config.Spec.Presets,
-			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
-	}
-	if err := applyFilters(filters, spec); err != nil {
-		return outcomeUntouched, false, err
-	}
-	if err := inPodMeta(w, spec, found, p, log); err != nil {
-		return outcomeUntouched, false, err
-	}
-	t.checkBudget(spec, found, injected, p, log)
-	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
-		return outcome, false, nil
-	}
-	meta, err := w.TemplateMeta()
-	if err != nil {
-		return outcomeUntouched, false, err
-	}
-	before := len(log.Changes)
-	if err := applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(injected, p), Log: log}}, meta); err != nil {
-		return outcomeUntouched, false, err
-	}
-	annotated := len(log.Changes) > before
-	if t.Config.Spec.RolloutOnChange {
-		err = applyFilters([]kio.Filter{rolloutHash{Hash: p.hash(&t.Config.Spec), Log: log}}, meta)
-	}
-	return outcome, annotated, err
-}
-
-// sort splits the plan's sidecars into those present in the pod and those
-// the mesh injects at admission (to annotate for); it applies ifAbsent: fail.
-func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, injected []sidecarPlan) {
-	for _, sc := range p.sidecars {
-		inContainers := podspec.Find(spec, podspec.Containers, sc.Name) != nil
-		inInit := podspec.Find(spec, podspec.InitContainers, sc.Name) != nil
-		switch {
-		case inContainers || (inInit && p.mode == config.ModeNative):
-			found = append(found, sc)
-		case inInit:
-			warnInit(spec, sc.Name, log)
-		case sc.IfAbsent == config.IfAbsentFail:
-			fix := "add it, leave the workload out (targets, or the annotation " + AnnotationSkip + `: "true"), or set ifAbsent to skip`
-			if sc.preset.Annotates() {
-				fix += " or annotate"
-			}
-			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail): %s", sc.Name, fix)
-		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates() && !sc.notInjected:
-			injected = append(injected, sc)
-		}
-	}
-	return found, injected
-}
-
-// warnInit says what ordered mode does with a sidecar found among the
-// init containers: a native sidecar is left where it is; a plain init
-// container must exit before the application starts, so it cannot be a
-// sidecar that keeps running.
-func warnInit(spec *yaml.RNode, name string, log *report.Log) {
-	c := podspec.Find(spec, podspec.InitContainers, name)
-	if rp, err := yamlnode.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
-		log.Warn("%s is a native sidecar (an init container with restartPolicy Always); ordered mode leaves it there", name)
-		return
-	}
-	log.Warn("%s is an init container without restartPolicy Always, which must exit before the application starts: ordered mode leaves it there; "+
-		"move it to containers, or use mode native (kubernetesVersion 1.%d or newer)", name, config.NativeSidecarMinor)
-}
-
-func names(sidecars []sidecarPlan) []string {
-	out := make([]string, len(sidecars))
-	for i, sc := range sidecars {
-		out[i] = sc.Name
-	}
-	return out
-}
-
-// longestExit is the longest waitBeforeExit of the sidecars, in seconds.
-func longestExit(sidecars []sidecarPlan) int64 {
-	var longest int64
-	for _, sc := range sidecars {
-		longest = max(longest, config.Seconds(sc.waitBeforeExit))
-	}
-	return longest
-}
-
-// applyFilters applies filters to one node; a filter's error is returned.
-func applyFilters(filters []kio.Filter, node *yaml.RNode) error {
-	for _, f := range filters {
-		if _, err := f.Filter([]*yaml.RNode{node}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Filter is the whole transformation as a kio.Filter, for kyaml pipelines and
-// for Go programs embedding kustomize. When any item fails it returns the
-// input unchanged and a *report.ResultsError listing every error result.
+// Filter is the whole transformation as a kio.Filter, for kyaml pipelines.
+// When any item fails it returns the input unchanged and a *ResultsError
+// listing every error result.
 func (t *Transformer) Filter(items []*yaml.RNode) ([]*yaml.RNode, error) {
-	out, results := t.Transform(items)
-	if err := report.ErrorOf(results); err != nil {
-		return items, err
-	}
-	return out, nil
+	return t.engine.Filter(items)
 }
 
 var _ kio.Filter = &Transformer{}
-
-// orchestratorIDs are the annotations kyaml's function runner (kustomize's
-// and kpt's) sets on each input item to find it again in the output, then
-// copies comments and field order from the input item to the output item,
-// matching list entries by position. For a container the function moved,
-// that gives it the field order of whichever container used to be at its
-// index. The function keeps comments and order itself, so a changed item is
-// returned without the ids and the runner leaves it as written.
-var orchestratorIDs = []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation}
-
-// dropOrchestratorIDs removes the orchestrator's id annotations from a
-// changed item. It cannot fail, so it returns nothing: kyaml fails to clear
-// an annotation only where the item, its metadata or metadata.annotations
-// is set and is not a mapping, or is an alias. An item edited here is a
-// workload, a mapping; it has passed checkWorkload, whose
-// podcheck.Metadata fails the item for metadata or annotations that are
-// not mappings, and prepare, which expands aliases; the edits create these
-// mappings or change keys in them, nothing else. The test
-// TestDropOrchestratorIDsCannotFail tries each shape.
-func dropOrchestratorIDs(item *yaml.RNode) {
-	for _, key := range orchestratorIDs {
-		_ = item.PipeE(yaml.ClearAnnotation(key))
-	}
-}

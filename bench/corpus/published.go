@@ -18,8 +18,8 @@ import (
 // hold the vendors' published manifests and rendered charts the tests
 // read: every YAML file in them but a case's source.yaml and expect.yaml.
 var PublishedDirs = []string{
-	"transformer/driver/testdata/published",
-	"transformer/driver/testdata/catalog",
+	"internal/driver/testdata/published",
+	"internal/driver/testdata/catalog",
 }
 
 // publishedRefused are the published files the function refuses: Kuma's

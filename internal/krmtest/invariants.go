@@ -7,7 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/list"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 )
 
 // Result is one result of an output ResourceList, flattened.

@@ -3,7 +3,7 @@ package config
 import (
 	"time"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // DefaultMargin is added to the longest preStop for the grace period.

@@ -7,7 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
 )
 
 // Load reads a functionConfig: nil or empty, a ConfigMap, or a SidecarLifecycle.

@@ -11,8 +11,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
 )
 
 // header starts every SidecarLifecycle config of these tests.

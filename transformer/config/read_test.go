@@ -47,7 +47,7 @@ func checkDecodesAsJSON(t *testing.T, text string) {
 // YAML's own forms: aliases, merge keys, nulls, numbers written in other
 // bases, timestamps.
 func TestReadDecodesAsJSON(t *testing.T) {
-	paths, _ := filepath.Glob("../driver/testdata/*/config.yaml")
+	paths, _ := filepath.Glob("../../internal/driver/testdata/*/config.yaml")
 	checked := 0
 	for _, p := range paths {
 		b, _ := os.ReadFile(p)

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // rfc3339 matches the timestamps metav1.Time reads: RFC 3339, with

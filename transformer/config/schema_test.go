@@ -48,7 +48,7 @@ func TestFieldDocsCurrent(t *testing.T) {
 // wrong type.
 func TestSchemaAgreesWithLoad(t *testing.T) {
 	schema := config.CompiledSchema(t)
-	paths, _ := filepath.Glob("../driver/testdata/*/config.yaml")
+	paths, _ := filepath.Glob("../../internal/driver/testdata/*/config.yaml")
 	checked := 0
 	for _, p := range paths {
 		b, _ := os.ReadFile(p)

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // Names of the functionConfig kind and its annotation prefix.
@@ -22,6 +22,20 @@ const (
 	AnnotationPrefix = "sidecar-lifecycle.dev/"
 	// DefaultKubernetesVersion is the oldest cluster assumed when none is given.
 	DefaultKubernetesVersion = "1.30"
+)
+
+// Per-workload annotations the function reads and writes.
+const (
+	// AnnotationSkip set to "true" leaves the workload (or a Namespace's workloads) alone.
+	AnnotationSkip = AnnotationPrefix + "skip"
+	// AnnotationMode overrides spec.mode for the workload.
+	AnnotationMode = AnnotationPrefix + "mode"
+	// AnnotationWaitBeforeExit overrides every sidecar's waitBeforeExit for the workload.
+	AnnotationWaitBeforeExit = AnnotationPrefix + "wait-before-exit"
+	// AnnotationAppDrainDelay overrides spec.app.drainDelay for the workload.
+	AnnotationAppDrainDelay = AnnotationPrefix + "app-drain-delay"
+	// AnnotationConfigHash is stamped on pod templates with rolloutOnChange.
+	AnnotationConfigHash = AnnotationPrefix + "config-hash"
 )
 
 // Mode says how sidecars are made to start first and stop last.

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // Validate checks every field, parses durations and the version in place, and

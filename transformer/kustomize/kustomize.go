@@ -6,9 +6,9 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/report"
 )
 
 // Transformer is a resmap.Transformer that orders sidecars as Config says.

@@ -1,0 +1,119 @@
+package budget_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+)
+
+// nativePod is a pod with two native sidecars (mesh, then proxy) and one
+// application container, with the given lifecycles.
+func nativePod(t *testing.T, mesh, proxy, app string) budget.Pod {
+	t.Helper()
+	spec := fmt.Sprintf(`terminationGracePeriodSeconds: 100
+initContainers:
+- {name: mesh, restartPolicy: Always, lifecycle: %s}
+- {name: proxy, restartPolicy: Always, lifecycle: %s}
+containers:
+- {name: app, lifecycle: %s}
+`, mesh, proxy, app)
+	return budget.ReadPod(krmtest.Parse(t, spec), nil)
+}
+
+const (
+	noHook     = "{}"
+	sleep5     = "{preStop: {sleep: {seconds: 5}}}"
+	sleep20    = "{preStop: {sleep: {seconds: 20}}}"
+	unreadable = "{preStop: {httpGet: {path: /quit, port: 8080}}}"
+)
+
+// marks lists a timeline's marks as "t: text".
+func marks(tl budget.Timeline) []string {
+	var out []string
+	for _, m := range tl.Marks {
+		out = append(out, fmt.Sprintf("%d: %s", m.At, m.Text))
+	}
+	return out
+}
+
+// count returns how many marks contain every one of the words.
+func count(tl budget.Timeline, words ...string) int {
+	n := 0
+	for _, m := range marks(tl) {
+		all := true
+		for _, w := range words {
+			all = all && strings.Contains(m, w)
+		}
+		if all {
+			n++
+		}
+	}
+	return n
+}
+
+// TestNativeExitedOnce: "every container has exited" is said once per
+// workload, when the last container exits, whatever the native sidecars'
+// preStops; they then stop the last one first, each after the one behind it.
+func TestNativeExitedOnce(t *testing.T) {
+	for name, tc := range map[string]struct {
+		mesh, proxy string
+		want        []string
+	}{
+		"no preStops":    {noHook, noHook, []string{"20: proxy (sidecar): no preStop", "20: mesh (sidecar): no preStop"}},
+		"last one waits": {noHook, sleep5, []string{"20: proxy (sidecar): preStop starts (5s", "25: proxy (sidecar): preStop ends", "25: mesh (sidecar): no preStop"}},
+		"both wait":      {sleep5, sleep5, []string{"25: mesh (sidecar): preStop starts", "30: mesh (sidecar): preStop ends"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tl := budget.NewTimeline("Pod shop/web", nativePod(t, tc.mesh, tc.proxy, sleep20), nil)
+			if n := count(tl, "every container has exited"); n != 1 || count(tl, "20: every container has exited") != 1 {
+				t.Errorf("%d marks say every container has exited, want 1 at 20s:\n%s", n, strings.Join(marks(tl), "\n"))
+			}
+			for _, w := range tc.want {
+				if count(tl, w) != 1 {
+					t.Errorf("no mark %q:\n%s", w, strings.Join(marks(tl), "\n"))
+				}
+			}
+		})
+	}
+}
+
+// TestNativeUnplaced: while a container whose preStop cannot be read may
+// still run, the native sidecars' stops are not placed, and nothing says
+// every container has exited.
+func TestNativeUnplaced(t *testing.T) {
+	tl := budget.NewTimeline("Pod shop/web", nativePod(t, sleep5, sleep5, unreadable), nil)
+	if count(tl, "every container has exited") != 0 || count(tl, "(sidecar)") != 0 {
+		t.Errorf("native sidecars placed after an app whose exit is unknown:\n%s", strings.Join(marks(tl), "\n"))
+	}
+	if count(tl, "0: kubelet stops the native sidecars, the last one first, once app has exited, which cannot be placed") != 1 {
+		t.Errorf("no mark says the native sidecars wait for app:\n%s", strings.Join(marks(tl), "\n"))
+	}
+	for _, b := range tl.Bars {
+		if b.Row != "app" {
+			t.Errorf("bar %+v placed", b)
+		}
+	}
+	pod := nativePod(t, noHook, noHook, unreadable)
+	pod.Containers = append(pod.Containers, pod.Containers[0])
+	pod.Containers[1].Name = "worker"
+	if tl := budget.NewTimeline("Pod shop/web", pod, nil); count(tl, "once app and worker have exited, which cannot be placed") != 1 {
+		t.Errorf("two containers of unknown exit not named:\n%s", strings.Join(marks(tl), "\n"))
+	}
+
+	tl = budget.NewTimeline("Pod shop/web", nativePod(t, sleep5, unreadable, sleep20), nil)
+	if count(tl, "20: every container has exited") != 1 || count(tl, "20: proxy (sidecar): preStop starts; its duration cannot be read") != 1 ||
+		count(tl, "20: mesh (sidecar): stopped once proxy has exited, which cannot be placed") != 1 || count(tl, "mesh (sidecar): preStop") != 0 {
+		t.Errorf("a native sidecar behind one of unknown duration placed:\n%s", strings.Join(marks(tl), "\n"))
+	}
+}
+
+// TestNoNative: without native sidecars nothing is said about them.
+func TestNoNative(t *testing.T) {
+	pod := budget.ReadPod(krmtest.Parse(t, "containers:\n- {name: app, lifecycle: {preStop: {sleep: {seconds: 3}}}}\n"), nil)
+	if tl := budget.NewTimeline("Pod shop/web", pod, nil); count(tl, "native") != 0 {
+		t.Errorf("native sidecars mentioned:\n%s", strings.Join(marks(tl), "\n"))
+	}
+}

@@ -1,0 +1,36 @@
+package driver_test
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
+)
+
+// BenchmarkRun runs 1,000 workloads through ResourceList (the streaming path) and
+// through the whole-list path.
+func BenchmarkRun(b *testing.B) {
+	var list bytes.Buffer
+	if err := corpus.Write(&list, 1000); err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []struct {
+		name string
+		run  func(io.Reader, io.Writer) error
+	}{
+		{"stream", driver.Run},
+		{"whole-list", func(r io.Reader, w io.Writer) error { _, err := driver.RunWholeList(r, w); return err }},
+	} {
+		b.Run(path.name, func(b *testing.B) {
+			b.SetBytes(int64(list.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := path.run(bytes.NewReader(list.Bytes()), io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,126 @@
+// Package driver reads the function's input forms, hands their items to one
+// engine.Engine and writes what it returns: a ResourceList (streamed
+// when its items can be cut out of the text, else parsed whole) and a plain
+// multi-document YAML stream. Each entry point returns the same Report, and
+// a *report.ResultsError when any result is an error.
+package driver
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+)
+
+// Report is what a run hands back besides its output.
+type Report struct {
+	// Problems are the warning and error results, in the order they were
+	// written: what the command line prints on stderr.
+	Problems fn.Results
+	// Shown reports that the orchestrator shows the results itself (kpt fn
+	// render marks its items; see engine.Engine.Shown).
+	Shown bool
+	// Lines holds, for a plain stream, the input line, from 1, of the
+	// resource each of Problems is about (where its content starts), or 0
+	// for a problem about no resource of the input. It is nil for a
+	// ResourceList.
+	Lines []int
+}
+
+// Options tune a run.
+type Options struct {
+	// MaxDocumentSize is the size above which a document of a plain
+	// stream, an item of a ResourceList, or a ResourceList the streaming
+	// path does not take, is refused with a *stream.TooLargeError before it
+	// is read further: parsing costs several times the text in memory. 0
+	// means stream.DefaultMaxDocumentSize; a negative value, no limit.
+	MaxDocumentSize int64
+}
+
+// newReport is the Report of a run's results, with the error a run
+// returns for them.
+func newReport(results fn.Results, shown bool) (Report, error) {
+	return Report{Problems: report.Problems(results), Shown: shown}, report.ErrorOf(results)
+}
+
+// ResourceList reads a ResourceList from r, runs the function on it and
+// writes it, with its results, to w. Input that is not a ResourceList is an
+// error and nothing is written. With an error result the items are written
+// as they came and the error is a *report.ResultsError.
+//
+// The items are split textually, then parsed, edited and encoded on every
+// core (see streamed); input the splitter does not take with certainty is
+// parsed whole (see whole). Both write the same bytes.
+func ResourceList(r io.Reader, w io.Writer) (Report, error) {
+	return ResourceListWith(r, w, Options{})
+}
+
+// ResourceListWith is ResourceList with options.
+func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
+	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
+	if err != nil {
+		return Report{}, fmt.Errorf("reading input: %w", err)
+	}
+	defer in.Close()
+	rep, err := streamed(in, w)
+	var d *declined
+	if !errors.As(err, &d) {
+		return rep, err
+	}
+	data, err := in.Bytes()
+	if err != nil {
+		return Report{}, fmt.Errorf("reading input: %w", err)
+	}
+	return whole(data, w)
+}
+
+// mayNameNamespace marks the item lines that could make an item a Namespace:
+// the word itself, or a backslash (a double-quoted escape could spell it).
+// Such items are handed to Engine.NoteNamespace before any item is edited.
+func mayNameNamespace(line []byte) bool {
+	return bytes.Contains(line, []byte("Namespace")) || bytes.IndexByte(line, '\\') >= 0
+}
+
+// noteNamespaces hands the marked items to the engine's Namespace pre-pass,
+// one by one. An item that does not parse is left to the main pass, which
+// reports it.
+func noteNamespaces(e *engine.Engine, marked []int, parse func(i int) (*yaml.RNode, error)) {
+	for _, i := range marked {
+		if item, err := parse(i); err == nil && item != nil {
+			e.NoteNamespace(item)
+		}
+	}
+}
+
+// mayBeNamespace is the parse of the streaming path's Namespace pre-pass
+// (see noteNamespaces): it parses item i unless stream.ScanItem reads
+// the item's kind, and that kind is neither Namespace nor a List, whose
+// entries may be Namespaces; it returns nil then. An item is marked for
+// a backslash anywhere in it, and a workload's value may well hold one:
+// a large workload would be parsed whole for nothing (see elide).
+func mayBeNamespace(in *stream.Input) func(i int) (*yaml.RNode, error) {
+	return func(i int) (*yaml.RNode, error) {
+		text, err := in.Item(i)
+		if err != nil {
+			return nil, err
+		}
+		if !in.Layout.JSON {
+			if s, ok := stream.ScanItem(text); ok && s.Kind != "Namespace" && !strings.HasSuffix(s.Kind, "List") {
+				return nil, nil
+			}
+		}
+		return in.ParseItemText(i, text)
+	}
+}
+
+// spoolLimit is how much of the input, and of the output, the streaming
+// paths keep in memory before they move to temporary files.
+var spoolLimit int64 = stream.MemoryLimit

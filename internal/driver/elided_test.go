@@ -1,0 +1,101 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+)
+
+// TestElisionFallsBack: when the edits write a placeholder's text a second
+// time (here the config's wait command holds it), editElided reports false
+// and the item is edited from its own text: the run writes what it writes
+// without elision, the placeholder only in the command.
+func TestElisionFallsBack(t *testing.T) {
+	var doc strings.Builder
+	doc.WriteString("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: big\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: shop/app:1\n        env:\n")
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&doc, "        - name: SETTING_%d\n          value: v%d\n", i, i)
+	}
+	doc.WriteString("      - name: linkerd-proxy\n        image: cr.l5d.io/linkerd/proxy:stable-2.14.10\n")
+	const config = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata:\n  name: c\nspec:\n  sidecars:\n  - preset: linkerd\n    waitForReady:\n      command: [/usr/lib/linkerd/linkerd-await, --timeout=2m, %s]\n"
+	defer SetElideFrom(0)()
+
+	// The placeholder the app's env gets.
+	rl, err := krmtest.ResourceList([]byte(doc.String()), []byte(fmt.Sprintf(config, "--")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, e, text := firstItem(t, rl)
+	it, ok := elided(in, e, text)
+	if !ok {
+		t.Fatal("the item is not elided")
+	}
+	placeholder := regexp.MustCompile(`\n +env: (\S+)\n`).FindSubmatch(it.Text)
+	if placeholder == nil {
+		t.Fatalf("no placeholder for env:\n%s", it.Text)
+	}
+
+	rl, err = krmtest.ResourceList([]byte(doc.String()), []byte(fmt.Sprintf(config, placeholder[1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, e, text = firstItem(t, rl)
+	if enc, ok := editElided(in, e, 0, text); ok {
+		t.Fatalf("editElided took the item:\n%s", enc.text)
+	}
+	var on, off bytes.Buffer
+	if _, err := ResourceList(bytes.NewReader(rl), &on); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer SetElideFrom(math.MaxInt)()
+		if _, err := ResourceList(bytes.NewReader(rl), &off); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if !bytes.Equal(on.Bytes(), off.Bytes()) {
+		t.Fatalf("the output differs from the output without elision:\n%s", krmtest.Diff(off.String(), on.String()))
+	}
+	o, err := krmtest.Split(on.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := krmtest.Stream(o.Items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(items, placeholder[1]); n != 1 || !bytes.Contains(items, []byte("name: SETTING_49\n")) {
+		t.Errorf("the placeholder is in the items %d times, want once (the command); the env must be whole:\n%s", n, items)
+	}
+}
+
+// firstItem reads a ResourceList as the streaming path does and returns
+// it, the run's Engine and the first item's text.
+func firstItem(t *testing.T, rl []byte) (*stream.Input, *engine.Engine, []byte) {
+	t.Helper()
+	in, err := stream.Read(bytes.NewReader(rl), stream.Options{})
+	if err != nil || in.Layout == nil {
+		t.Fatalf("the list does not split: %v", err)
+	}
+	t.Cleanup(func() { in.Close() })
+	doc, err := ParseResourceList(in.Layout.Skeleton)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.Start(configNode(functionConfig(doc)))
+	if err := e.ConfigErr(); err != nil {
+		t.Fatal(err)
+	}
+	text, err := in.Item(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, e, text
+}

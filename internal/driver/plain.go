@@ -1,0 +1,230 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+)
+
+// PlainStream is PlainStreamWith with the default Options.
+func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) {
+	return PlainStreamWith(cfgNode, r, w, Options{})
+}
+
+// PlainStreamWith runs the function on a plain multi-document YAML stream,
+// the way ResourceList runs it on a ResourceList: it reads r to the end,
+// edits every document with the config (cfgNode: a SidecarLifecycle or
+// ConfigMap node, nil for the defaults) and writes the stream to w.
+//
+// The input is UTF-8, or UTF-16 with a byte order mark (see stream.Text);
+// the output is UTF-8. Documents the function does not change are written
+// as they came, and so is everything around a document's content:
+// comments, directives and "---" lines before it, a "..." line after it
+// (see stream.Documents). A changed document is re-encoded with its own
+// list indentation and line ends, a JSON document as JSON (see
+// encodeDocument). With any error result nothing is written and the error
+// is a *report.ResultsError; with action validate the input is written
+// unchanged when no workload needs a change. An error about a place in the
+// input is a *stream.LineError, and Report.Lines gives the line of each
+// problem's resource.
+//
+// The documents are parsed, edited and encoded on every core, and the
+// stream and the output are spooled like the ResourceList's, so memory is
+// bounded by the documents in flight; a document larger than
+// Options.MaxDocumentSize is refused before it is read to its end.
+func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
+	e := engine.Start(cfgNode)
+	if e.ConfigErr() != nil {
+		return newReport(e.Close(), false)
+	}
+	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
+		Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
+	})
+	if err != nil {
+		return Report{}, fmt.Errorf("reading input: %w", err)
+	}
+	defer docs.Close()
+	noteNamespaces(e, docs.Marked, func(i int) (*yaml.RNode, error) {
+		d, err := readDocument(docs, i)
+		if err != nil || d.doc == nil {
+			return nil, err
+		}
+		return yaml.NewRNode(d.doc.Content[0]), nil
+	})
+	out, pass, err := plainPass(docs, e)
+	if errors.Is(err, engine.ErrRestart) {
+		out, pass, err = plainPass(docs, e)
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	defer out.Close()
+	closing := e.Close()
+	rep, err := newReport(append(pass.problems, closing...), e.Shown())
+	rep.Lines = append(pass.lines, pass.linesOf(report.Problems(closing))...)
+	if err != nil {
+		return rep, err
+	}
+	if _, err := out.WriteTo(w); err != nil {
+		return rep, fmt.Errorf("writing output: %w", err)
+	}
+	return rep, nil
+}
+
+// plainResults are the problems of one pass over the documents, with the
+// line of each, and the line of every resource, by its resourceRef, for
+// the closing results.
+type plainResults struct {
+	problems  fn.Results
+	lines     []int
+	resources map[string]int
+}
+
+// add takes the problems among a document's results, each at the line of
+// its resource: the document's, or a List entry's.
+func (p *plainResults) add(d plainDocument, results fn.Results) {
+	for _, r := range report.Problems(results) {
+		line := d.line
+		if r.ResourceRef != nil {
+			if l, ok := d.entries[refKey(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)]; ok {
+				line = l
+			}
+		}
+		p.problems = append(p.problems, r)
+		p.lines = append(p.lines, line)
+	}
+}
+
+// addResources records the line of the document's resource, and of each
+// of its entries when it is a List, for the closing results.
+func (p *plainResults) addResources(d plainDocument) {
+	if _, seen := p.resources[d.ref]; !seen {
+		p.resources[d.ref] = d.line
+	}
+	for ref, line := range d.entries {
+		if _, seen := p.resources[ref]; !seen {
+			p.resources[ref] = line
+		}
+	}
+}
+
+// linesOf is the line of the resource each result is about, or 0.
+func (p *plainResults) linesOf(results fn.Results) []int {
+	lines := make([]int, len(results))
+	for i, r := range results {
+		if r.ResourceRef != nil {
+			lines[i] = p.resources[refKey(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)]
+		}
+	}
+	return lines
+}
+
+// refKey is what identifies a resource in the results.
+func refKey(kind, namespace, name string) string { return kind + "\x00" + namespace + "\x00" + name }
+
+// resourceKey is the refKey of a resource's mapping, read with no
+// assumption about its fields' kinds: the engine reports a bad field.
+func resourceKey(root *yaml.Node) string {
+	scalar := func(m *yaml.Node, key string) string {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return ""
+		}
+		if v := fieldNode(m, key); v != nil && v.Kind == yaml.ScalarNode {
+			return v.Value
+		}
+		return ""
+	}
+	meta := fieldNode(root, "metadata")
+	return refKey(scalar(root, "kind"), scalar(meta, "namespace"), scalar(meta, "name"))
+}
+
+// plainPass edits and encodes every document in order, into a spool. It
+// stops with engine.ErrRestart when the engine meets the run's first
+// failed item, and at the first document that is not valid YAML.
+func plainPass(docs *stream.Documents, e *engine.Engine) (*stream.Spool, *plainResults, error) {
+	out := stream.NewSpool(spoolLimit)
+	p := &plainResults{resources: map[string]int{}}
+	err := stream.Map(docs.Len(), 64, func(i int) (plainDocument, error) {
+		return document(docs, e, i)
+	}, func(_ int, d plainDocument) error {
+		if d.edit != nil {
+			written, err := e.Add(*d.edit)
+			if err != nil {
+				return err
+			}
+			p.add(d, written.Results)
+			p.addResources(d)
+		}
+		for _, piece := range d.text {
+			if _, err := out.Write(piece); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		out.Close()
+		return nil, nil, err
+	}
+	return out, p, nil
+}
+
+// plainDocument is one document as the plain stream writes it: its text,
+// in pieces, and for a resource the engine's edit, the line its content
+// starts on and its refKey; for a List, the line of each entry's first
+// resource of a refKey.
+type plainDocument struct {
+	text    [][]byte
+	edit    *engine.Edit
+	line    int
+	ref     string
+	entries map[string]int
+}
+
+// document edits document i and returns what to write for it: the input
+// text when nothing changed, without parsing it when the run does not read
+// it (see untouched).
+func document(docs *stream.Documents, e *engine.Engine, i int) (plainDocument, error) {
+	d, err := readText(docs, i)
+	if err != nil {
+		return plainDocument{}, err
+	}
+	out := plainDocument{text: d.text()}
+	if untouched(e, d.body) {
+		return out, nil
+	}
+	if d.doc, err = d.parse(); err != nil || d.doc == nil {
+		return out, err
+	}
+	item := yaml.NewRNode(d.doc.Content[0])
+	ed := e.Edit(item)
+	out.edit, out.line = &ed, d.contentLine()
+	out.ref = resourceKey(d.doc.Content[0])
+	if entries, ok := list.Items(item); ok {
+		out.entries = map[string]int{}
+		for _, n := range entries {
+			if k := resourceKey(n); n.Kind == yaml.MappingNode && out.entries[k] == 0 {
+				out.entries[k] = d.line + n.Line - 1
+			}
+		}
+	}
+	if w := ed.Written(); w.Changed {
+		body, err := encodeDocument(d.doc, w.Node, d.body)
+		if err != nil {
+			return plainDocument{}, &stream.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
+		}
+		out.text = d.textWith(body)
+	}
+	return out, nil
+}

@@ -1,0 +1,219 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+)
+
+// declined is the streaming path's answer for a ResourceList it cannot
+// write exactly as the whole-list path does: nothing was written, and the
+// whole-list path, which also gives the right error for bad input, runs
+// instead.
+type declined struct{ why string }
+
+func (d *declined) Error() string { return "the streaming path declined the input: " + d.why }
+
+// streamed is the streaming path. It returns a *declined error, having
+// written nothing, when the input is not one it can write exactly as the
+// whole-list path does: a layout the splitter did not take, a skeleton the
+// parser reads otherwise, or an item that does not parse alone.
+//
+// The skeleton (the list without its items) gives the functionConfig, so
+// the config is loaded before any item is edited, wherever the
+// functionConfig sits. Items that may be Namespaces are noted first. Then
+// every item is parsed, edited and encoded concurrently and appended, in
+// order, to a spool; the results go to another. Output reaches w only at the
+// end, because an item that fails means every item must be written as it
+// came in: the engine then restarts the pass (see engine.Engine). A
+// spool that cannot move to its temporary file is an error, with nothing
+// written: the whole-list path would hold everything in memory.
+func streamed(in *stream.Input, w io.Writer) (Report, error) {
+	l := in.Layout
+	if l == nil {
+		return Report{}, &declined{in.Declined}
+	}
+	doc, err := ParseResourceList(l.Skeleton)
+	if err != nil {
+		return Report{}, &declined{"the list without its items does not parse: " + err.Error()}
+	}
+	if !splitAgrees(doc, l) {
+		return Report{}, &declined{"the parser finds the items key elsewhere than the splitter"}
+	}
+	fc := functionConfig(doc)
+	var fcText []byte
+	if configNode(fc) != nil { // as write leaves out an empty one
+
+		if fcText, err = stream.FunctionConfigText(fc); err != nil {
+			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
+		}
+	}
+	e := engine.Start(configNode(fc))
+	noteNamespaces(e, l.Marked, mayBeNamespace(in))
+	out, err := streamPass(in, e)
+	if errors.Is(err, engine.ErrRestart) {
+		out, err = streamPass(in, e)
+	}
+	var parseErr *stream.ParseError
+	if errors.As(err, &parseErr) {
+		return Report{}, &declined{parseErr.Error()}
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	defer out.close()
+	closing := e.Close()
+	text, err := stream.ResultsText(closing)
+	if err != nil {
+		return Report{}, fmt.Errorf("encoding the results: %w", err)
+	}
+	if _, err := out.results.Write(text); err != nil {
+		return Report{}, err
+	}
+	if err := out.results.Flush(); err != nil {
+		return Report{}, err
+	}
+	list := stream.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
+	if _, err := list.WriteTo(w); err != nil {
+		return Report{}, fmt.Errorf("writing output: %w", err)
+	}
+	return newReport(append(out.problems, closing...), e.Shown())
+}
+
+// splitAgrees reports whether the parser finds the skeleton's items key, and
+// the key after it, on the lines where the splitter put them (in JSON: one
+// items key, with an empty list): then the items the splitter cut out are
+// exactly the items of the list.
+func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
+	c := doc.YNode().Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i].Value != "items" {
+			continue
+		}
+		key, value := c[i], c[i+1]
+		if l.JSON {
+			return value.Kind == yaml.SequenceNode && len(value.Content) == 0
+		}
+		if key.Line != l.ItemsLine || key.Column != 1 || key.Kind != yaml.ScalarNode ||
+			value.Kind != yaml.SequenceNode || len(value.Content) != 0 {
+			return false
+		}
+		if l.NextKeyLine == 0 {
+			return i+2 == len(c)
+		}
+		return i+2 < len(c) && c[i+2].Line == l.NextKeyLine && c[i+2].Column == 1
+	}
+	return false
+}
+
+// pass is the output of one pass over the items: the encoded items and
+// results, and the warnings and errors among the results.
+type pass struct {
+	items, results *stream.Spool
+	problems       fn.Results
+}
+
+func (p *pass) close() {
+	p.items.Close()
+	p.results.Close()
+}
+
+// encoded is one item as the streaming path writes it; passed is set for
+// an item written as it came, with no edit (see untouchedItem).
+type encoded struct {
+	edit          engine.Edit
+	text, results []byte
+	passed        bool
+}
+
+// streamPass edits and encodes every item in order. It stops with
+// engine.ErrRestart when the engine meets the run's first failed
+// item, with a *stream.ParseError for an item that does not parse alone,
+// and with any read or spool error.
+func streamPass(in *stream.Input, e *engine.Engine) (*pass, error) {
+	p := &pass{items: stream.NewSpool(spoolLimit), results: stream.NewSpool(spoolLimit)}
+	err := stream.Map(in.Layout.Len(), 32, func(i int) (encoded, error) {
+		text, ok, err := untouchedItem(in, e, i)
+		if err != nil || ok {
+			return encoded{text: text, passed: true}, err
+		}
+		if enc, ok := editElided(in, e, i, text); ok {
+			return enc, nil
+		}
+		return editItem(in, e, i, text)
+	}, func(_ int, enc encoded) error {
+		if enc.passed {
+			_, err := p.items.Write(enc.text)
+			return err
+		}
+		written, err := e.Add(enc.edit)
+		if err != nil {
+			return err
+		}
+		if _, err := p.items.Write(enc.text); err != nil {
+			return err
+		}
+		if _, err := p.results.Write(enc.results); err != nil {
+			return err
+		}
+		p.problems = append(p.problems, report.Problems(written.Results)...)
+		return nil
+	})
+	if err == nil {
+		err = p.items.Flush()
+	}
+	if err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// editItem parses, checks, edits and encodes item i, whose text is given
+// when it was read already.
+func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, error) {
+	var (
+		item *yaml.RNode
+		err  error
+	)
+	if text != nil {
+		item, err = in.ParseItemText(i, text)
+	} else {
+		item, err = in.ParseItem(i)
+	}
+	var parseErr *stream.ParseError
+	if err != nil && !errors.As(err, &parseErr) {
+		return encoded{}, fmt.Errorf("reading input: %w", err)
+	}
+	if err != nil {
+		return encoded{}, err
+	}
+	if err := checkItem(item.YNode()); err != nil {
+		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
+	}
+	return encode(e.Edit(item))
+}
+
+// encode encodes what the engine writes for an edit: the item's text and
+// its results' entries.
+func encode(ed engine.Edit) (encoded, error) {
+	w := ed.Written()
+	out := encoded{edit: ed}
+	var err error
+	if len(w.Results) > 0 {
+		if out.results, err = stream.ResultsText(w.Results); err != nil {
+			return encoded{}, fmt.Errorf("encoding the results: %w", err)
+		}
+	}
+	if out.text, err = stream.ItemText(w.Node); err != nil {
+		return encoded{}, fmt.Errorf("encoding an item: %w", err)
+	}
+	return out, nil
+}

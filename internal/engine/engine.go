@@ -1,0 +1,357 @@
+package engine
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// Engine is one run of the function over a list of items, whatever form
+// the items come in: every driver (the whole list, the streamed
+// ResourceList, the plain stream, the kio.Filter, the kustomize adapter,
+// --explain) hands its items to an Engine and writes what it returns.
+//
+// A run has three steps:
+//
+//  1. NoteNamespace, for every item that may be a Namespace, before any
+//     item is edited: a Namespace annotated to skip its workloads counts
+//     wherever it stands.
+//  2. Edit, for every item, from any number of goroutines; then Add, for
+//     every edit, in input order, which counts it and returns what to
+//     write: the item and its results.
+//  3. Close, which returns the closing results: the termination budget
+//     across items and the summary.
+//
+// When an item fails, nothing is changed: every item is written as it
+// came. A run learns of a failure only when Add reaches the failing item;
+// Add then returns ErrRestart, and the driver drops what it wrote and hands
+// every item again, from the first, to Edit and Add of the same Engine,
+// which now writes each one as it came.
+//
+// An item that is a List (see list.Items), as `kubectl get -o yaml|json`
+// prints one, is read as its entries: each is edited, reported, counted
+// and budgeted as an item, and the List is written back as a List. A
+// workload that a controller owns (a ReplicaSet's Pods, a Deployment's
+// ReplicaSets, a CronJob's Jobs) is left to it: neither edited nor
+// reported on its own; Close says once per controller where the fix goes.
+//
+// With action mutate and a failure, the changes the run would have made
+// are not reported (nothing was changed) and neither is the budget; with
+// action validate every finding is reported whatever fails, because
+// validate changes nothing anyway.
+type Engine struct {
+	t *Transformer
+	// cfgErr is set when the functionConfig does not load: every item is
+	// written as it came, and Close returns the config's errors.
+	cfgErr error
+	// namespaces are the Namespaces of the input, by name.
+	namespaces namespaces
+	// failed is set once Add has met a failed item: every item is written
+	// as it came. Edit reads it from other goroutines.
+	failed  atomic.Bool
+	summary summary
+	budget  budget.Collector
+	owners  owners
+	// shared collects the warnings the config or the catalog alone
+	// decides, said once each in Close.
+	shared shared
+	shown  bool
+}
+
+// ErrRestart is returned by Add for the first failed item of a run: the
+// driver must drop what it wrote and hand every item to Edit and Add again,
+// from the first.
+var ErrRestart = errors.New("an item failed: every item is written again as it came")
+
+// Start loads the functionConfig (nil or empty for the defaults) and
+// returns the Engine of one run. A config that does not load gives an
+// Engine that writes every item as it came and closes with the config's
+// error results; ConfigErr returns that error.
+func Start(cfgNode *yaml.RNode) *Engine {
+	cfg, err := config.Load(cfgNode)
+	if err != nil {
+		return &Engine{cfgErr: err}
+	}
+	return New(cfg).Start()
+}
+
+// Start returns the Engine of one run with the Transformer's config.
+func (t *Transformer) Start() *Engine {
+	return &Engine{t: t, namespaces: namespaces{}}
+}
+
+// ConfigErr is the error of a functionConfig that did not load, or nil.
+func (e *Engine) ConfigErr() error { return e.cfgErr }
+
+// action is the run's action; the config must have loaded.
+func (e *Engine) action() config.Action { return e.t.Config.Spec.Action }
+
+// NoteNamespace records a Namespace item, or a Namespace entry of a List
+// item, annotated to skip its workloads. Every item that may be or hold a
+// Namespace must be noted before the first Edit; any other item is
+// ignored.
+func (e *Engine) NoteNamespace(item *yaml.RNode) {
+	if e.cfgErr != nil {
+		return
+	}
+	if entries, ok := list.Items(item); ok {
+		for _, n := range entries {
+			if n.Kind == yaml.MappingNode {
+				e.noteNamespace(yaml.NewRNode(n))
+			}
+		}
+		return
+	}
+	e.noteNamespace(item)
+}
+
+func (e *Engine) noteNamespace(item *yaml.RNode) {
+	if isNamespace(item) {
+		e.namespaces[item.GetName()] = preset.Meta{Labels: item.GetLabels(), Annotations: item.GetAnnotations()}
+	}
+}
+
+// Edit is one item as the function edits it with action mutate, and what
+// the run writes for it.
+type Edit struct {
+	input   *yaml.RNode
+	result  itemResult
+	fact    budget.Fact
+	written Written
+	// inFailedRun: the edit was made once the run knew an item fails.
+	inFailedRun bool
+	// member is what the owner notes keep of a workload; nil for any
+	// other item.
+	member *member
+	// list is set for a List, whose entries are edited as items: entries
+	// holds their edits, and result the List's own errors.
+	list    bool
+	entries []Edit
+}
+
+// Failed reports whether the item failed: for a List, the List or any of
+// its entries.
+func (ed Edit) Failed() bool { return ed.result.outcome == outcomeFailed }
+
+// Node is the item as action mutate writes it when no other item fails:
+// edited, or the input item when nothing changed or it failed.
+func (ed Edit) Node() *yaml.RNode { return ed.result.Node }
+
+// Fact is what the termination budget keeps of the item as Node has it;
+// for a failed workload, of the item as it came; for a List, nothing (its
+// entries' facts are theirs: see Entries).
+func (ed Edit) Fact() budget.Fact { return ed.fact }
+
+// Written is what the run writes for the item, as far as the run knew
+// whether an item fails when the edit was made; Add returns it.
+func (ed Edit) Written() Written { return ed.written }
+
+// Errors are the item's errors, one line each; a List's own, not its
+// entries'.
+func (ed Edit) Errors() []string { return ed.result.Log.Errors }
+
+// Entries are the edits of a List's entries, in order, or the edit itself
+// for any other item.
+func (ed Edit) Entries() []Edit {
+	if ed.list {
+		return ed.entries
+	}
+	return []Edit{ed}
+}
+
+// Edit edits one item and prepares what to write for it. It never changes
+// the item, and it may be called from several goroutines once every
+// Namespace has been noted. A List's entries are edited as items (see
+// editList); a workload a controller owns is left to it (see member).
+func (e *Engine) Edit(item *yaml.RNode) Edit {
+	if e.cfgErr != nil {
+		return Edit{input: item, result: itemResult{Node: item}, written: Written{Node: item}}
+	}
+	if entries, ok := list.Items(item); ok {
+		return e.editList(item, entries)
+	}
+	ed := e.editItem(item)
+	e.write(&ed)
+	return ed
+}
+
+// editItem edits one item that is not a List; what to write is not set.
+func (e *Engine) editItem(item *yaml.RNode) Edit {
+	m := e.t.member(item)
+	if m != nil && m.left {
+		r := itemResult{Node: item}
+		// Not checked, but read: a duplicate key is an error wherever it is.
+		if _, _, err := e.t.prepare(item); err != nil {
+			r.outcome = outcomeFailed
+			r.Log.Fail("%v", err)
+		}
+		return Edit{input: item, result: r, member: m}
+	}
+	r := e.t.item(item, e.namespaces)
+	factOf := r.outcome
+	if factOf == outcomeFailed {
+		factOf = outcomeUntouched
+	}
+	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf, r.sidecars), member: m}
+}
+
+// write sets what the run writes for the edit, as far as the run knows
+// whether an item fails.
+func (e *Engine) write(ed *Edit) {
+	ed.inFailedRun = e.failed.Load()
+	if e.cfgErr != nil {
+		return
+	}
+	action := e.action()
+	r := ed.result
+	if ed.inFailedRun && action == config.ActionMutate && !ed.Failed() {
+		r.Log.Changes = nil // nothing was changed
+	}
+	ed.written = Written{Node: r.Node, Results: append(e.writeEntries(ed), itemResults(ed.input, r, action)...)}
+	ed.written.Changed = len(r.Log.Changes) > 0
+	for _, entry := range ed.entries {
+		ed.written.Changed = ed.written.Changed || entry.written.Changed
+	}
+	if ed.inFailedRun || ed.Failed() || action == config.ActionValidate {
+		ed.written.Node, ed.written.Changed = ed.input, false
+	}
+}
+
+// Written is what Add returns for one item: the node to write and the
+// item's results.
+type Written struct {
+	// Node is the item to write: the edited item, or the input item when
+	// nothing changed, the action is validate or the run fails. An item
+	// nothing changed may still be a copy whose comments are placed to
+	// read back where they were (see yamlshape.Stable).
+	Node *yaml.RNode
+	// Changed reports whether an edit changed the item (for a List, one
+	// of its entries): only then does Node hold other data than the input
+	// item. A driver that holds the item's input text writes that text
+	// when Changed is false.
+	Changed bool
+	// Results are the item's results: an info result listing the changes
+	// (an error with action validate), its warnings and its errors.
+	Results fn.Results
+}
+
+// Add takes the next item's edit, in input order, counts it and returns
+// what to write. For the first failed item of the run it returns
+// ErrRestart instead, and forgets every edit it took: see Engine.
+func (e *Engine) Add(ed Edit) (Written, error) {
+	if ed.Failed() && !e.failed.Load() {
+		e.failed.Store(true)
+		e.summary, e.budget, e.owners, e.shared, e.shown = summary{}, budget.Collector{}, owners{}, shared{}, false
+		return Written{}, ErrRestart
+	}
+	e.shown = e.shown || shownByOrchestrator(ed.input)
+	if e.cfgErr != nil {
+		return ed.written, nil
+	}
+	if !ed.list {
+		e.count(ed)
+		return ed.written, nil
+	}
+	for _, entry := range ed.entries {
+		e.count(entry)
+	}
+	if ed.result.Log.Failed() {
+		e.summary.add(outcomeFailed) // the List itself
+	}
+	return ed.written, nil
+}
+
+// count counts an item that is not a List: in the summary, the budget and
+// the owner notes.
+func (e *Engine) count(ed Edit) {
+	if !ed.Failed() {
+		e.budget.Add(ed.fact)
+	}
+	e.summary.addItem(ed.result)
+	e.owners.add(ed.member)
+	e.shared.add(ed.input, ed.result.Log.Shared)
+}
+
+// Close returns the closing results: one per controller that workloads
+// were left to, one per warning the config or the catalog alone decides
+// (with how many workloads it is about, and which), the termination
+// budget's findings across items, then the summary; or the config's
+// errors.
+func (e *Engine) Close() fn.Results {
+	if e.cfgErr != nil {
+		return configResults(e.cfgErr)
+	}
+	action := e.action()
+	out := append(e.owners.results(e.t.Config.Spec.PodSpecPaths), e.shared.results()...)
+	if !e.failed.Load() || action == config.ActionValidate {
+		out = append(out, e.budget.Results(action)...)
+	}
+	return append(out, &fn.Result{Message: e.summary.message(action), Severity: fn.Info})
+}
+
+// Shown reports whether the orchestrator shows the results itself: kpt fn
+// render marks every item it passes (see shownByOrchestrator).
+func (e *Engine) Shown() bool { return e.shown }
+
+// packagePathAnnotation is set by kpt fn render, and only by it, on every
+// item: the package's directory.
+const packagePathAnnotation = "internal.config.kubernetes.io/package-path"
+
+// shownByOrchestrator reports whether the item comes from kpt fn render,
+// which shows the results and, after them, the function's stderr:
+// printing the results on stderr too would show each one twice. kpt fn
+// eval shows both as well but marks its items with nothing of its own.
+func shownByOrchestrator(item *yaml.RNode) bool {
+	return item.GetAnnotations(packagePathAnnotation)[packagePathAnnotation] != ""
+}
+
+// Transform runs the Engine over items held in memory and returns the items
+// to write with every result, the closing ones last. When any item fails,
+// or the action is validate, the input items are returned unchanged.
+func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
+	return t.Start().Transform(items)
+}
+
+// Transform runs the Engine over items held in memory: NoteNamespace, Edit
+// and Add for each item, then Close. See Transformer.Transform. Items held
+// together may share anchors: an alias in one item whose anchor was in an
+// item the run expanded is replaced by what it referred to (see
+// yamlshape.KeepAliases), and an item where that fails fails.
+func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
+	for _, item := range items {
+		e.NoteNamespace(item)
+	}
+	edits := make([]Edit, len(items))
+	nodes := make([]*yaml.RNode, len(items))
+	for i, item := range items {
+		edits[i] = e.Edit(item)
+		nodes[i] = edits[i].Node()
+	}
+	if i, err := yamlshape.KeepAliases(items, nodes); err != nil {
+		edits[i].result.outcome = outcomeFailed
+		edits[i].result.Log.Fail("%v", err)
+	}
+	for i := range edits {
+		edits[i].result.Node = nodes[i]
+		if edits[i].Failed() {
+			e.failed.Store(true)
+		}
+	}
+	out := make([]*yaml.RNode, len(items))
+	var results fn.Results
+	for i := range edits {
+		e.write(&edits[i]) // the run knows whether an item fails: Add does not restart
+		w, _ := e.Add(edits[i])
+		out[i] = w.Node
+		results = append(results, w.Results...)
+	}
+	return out, append(results, e.Close()...)
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// namespaces are the Namespaces of a run's input, by name: their labels
+// and annotations, which switch injectors and skip their workloads.
+type namespaces map[string]preset.Meta
+
+// skips reports whether the named Namespace is annotated to skip its workloads.
+func (ns namespaces) skips(name string) bool {
+	v, _ := ns[name].Annotation(config.AnnotationSkip)
+	return v == "true"
+}
+
+// entries are the presets of a config's sidecar entries, in the order of
+// spec.Sidecars, and an index of the containers they recognise by name or
+// image: a pod's containers are each looked up once, not matched against
+// every entry (with no config, the whole catalog).
+type entries struct {
+	presets []preset.Preset
+	index   *preset.Index
+	// recognising: some entry has no name, and recognises its container.
+	recognising bool
+	// names are the containers the run takes for sidecars by name alone:
+	// those the config names, every entry's init containers and every
+	// mesh's own (see Engine.MayBeSidecar).
+	names map[string]bool
+}
+
+// sidecarEntries are the presets of the config's sidecar entries and
+// their index, made on first use.
+func (t *Transformer) sidecarEntries() *entries {
+	t.entriesOnce.Do(func() {
+		spec := &t.Config.Spec
+		e := entries{names: map[string]bool{}}
+		for _, name := range preset.MeshInitContainers() {
+			e.names[name] = true
+		}
+		for _, sc := range spec.Sidecars {
+			p, _ := spec.Preset(sc.Preset)
+			e.presets = append(e.presets, p)
+			e.recognising = e.recognising || sc.Recognise
+			e.names[sc.Name] = true
+			for _, name := range p.InitContainers {
+				e.names[name] = true
+			}
+		}
+		e.index = preset.NewIndex(e.presets)
+		t.entries = e
+	})
+	return &t.entries
+}
+
+// read reads the containers and init containers of a pod spec, with the
+// entries whose presets recognise each.
+func (e *entries) read(spec *yaml.RNode) []container {
+	var out []container
+	for _, field := range []string{podspec.Containers, podspec.InitContainers} {
+		list, err := yamlnode.Lookup(spec, field)
+		if err != nil || list == nil || list.YNode().Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, n := range list.Content() {
+			c := yaml.NewRNode(n)
+			name, image, policy := c.Field("name"), c.Field("image"), c.Field("restartPolicy")
+			if name == nil || name.Value.YNode().Kind != yaml.ScalarNode {
+				continue
+			}
+			cand := container{name: yaml.GetValue(name.Value), sidecar: field == podspec.Containers || (policy != nil && yaml.GetValue(policy.Value) == "Always")}
+			if image != nil {
+				cand.image = yaml.GetValue(image.Value)
+			}
+			cand.byName, cand.byImage = e.index.Recognising(cand.name, cand.image)
+			out = append(out, cand)
+		}
+	}
+	return out
+}
+
+// recognise finds the sidecar of the config entry at index entry, which
+// has no name, among a pod's containers (read by entries.read): a
+// container or init container of one of its preset's names, else the first
+// container or native sidecar whose image the preset recognises (an init
+// container that runs to completion, such as a mesh's own, which may share
+// the proxy's image, is not the sidecar). It sets the plan's container
+// name and says how it was recognised; a sidecar not found keeps its
+// preset's container name.
+func recognise(containers []container, entry int, sp *sidecarPlan) {
+	for _, byImage := range []bool{false, true} {
+		for _, c := range containers {
+			if slices.Contains(sp.preset.InitContainers, c.name) {
+				continue
+			}
+			if !byImage && slices.Contains(c.byName, entry) {
+				sp.Name, sp.recognisedBy = c.name, "its container name"
+				return
+			}
+			if byImage && c.sidecar && slices.Contains(c.byImage, entry) {
+				sp.Name, sp.recognisedBy = c.name, "its image "+report.Quote(c.image)
+				return
+			}
+		}
+	}
+}
+
+// container is what recognise reads of a container.
+type container struct {
+	name, image string
+	// sidecar: a regular container, or an init container with restartPolicy Always.
+	sidecar bool
+	// byName and byImage are the entries whose presets recognise the
+	// container by its name, and by its image only.
+	byName, byImage []int
+}
+
+// admitted marks a sidecar of the catalog that is not in the pod but whose
+// injector is switched on for the workload: it is injected at admission.
+// One whose injector reads annotations the function writes is annotated for.
+func admitted(pod preset.Pod, ns preset.Meta, sp *sidecarPlan) {
+	s, onNamespace, ok := sp.preset.Admitted(pod, ns)
+	if !ok {
+		return
+	}
+	where := "the pod template"
+	if onNamespace {
+		where = "its Namespace"
+	}
+	sp.recognisedBy = fmt.Sprintf("%s on %s (added at admission)", s, where)
+	sp.admitted = true
+	if sp.preset.Annotates() {
+		sp.IfAbsent = config.IfAbsentAnnotate
+	}
+}
+
+// recognised records, in the workload's log, each sidecar of the catalog
+// the run recognised in it and what recognised it; the info result of a
+// changed workload starts with them. A sidecar its injector adds, which the
+// function cannot ask to order it in the mode, is a warning that says what
+// the injector itself offers.
+func recognised(sidecars []sidecarPlan, native bool, log *report.Log) {
+	for _, sc := range sidecars {
+		if sc.recognisedBy == "" {
+			continue
+		}
+		if !sc.admitted || sc.preset.AsksToOrder(native) {
+			log.Recognise("%s (%s) by %s", sc.Name, sc.preset.Name, sc.recognisedBy)
+			if sc.admitted && native && sc.preset.Injector.Native.NoStartupProbe {
+				log.WarnShared("%s (%s): its injector writes the native sidecar without a startupProbe, so kubelet starts the application without waiting for it to be ready",
+					sc.Name, sc.preset.Name)
+			}
+			continue
+		}
+		msg := fmt.Sprintf("%s (%s), recognised by %s: the function cannot ask its injector to order it", sc.Name, sc.preset.Name, sc.recognisedBy)
+		if o := sc.preset.Injector.Ordering; o != "" {
+			msg += ": " + o
+		}
+		log.Warn("%s", msg)
+	}
+}

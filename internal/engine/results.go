@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// ref returns the result's resourceRef and file for an item. The file is
+// the one the orchestrator's path annotation names (kpt), else the one
+// kustomize's origin annotation names (kustomization buildMetadata:
+// [originAnnotations]), relative to the kustomization built.
+func ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
+	meta, _ := item.GetMeta()
+	return refOf(meta)
+}
+
+// refOf is ref of an item's metadata.
+func refOf(meta yaml.ResourceMeta) (*fn.ResourceRef, *fn.File) {
+	r := &fn.ResourceRef{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Name, Namespace: meta.Namespace}
+	path, index := fileAnnotations(meta.Annotations)
+	if path == "" {
+		if origin := originPath(meta.Annotations[originAnnotation]); origin != "" {
+			return r, &fn.File{Path: origin}
+		}
+		return r, nil
+	}
+	i, _ := strconv.Atoi(index)
+	return r, &fn.File{Path: path, Index: i}
+}
+
+// fileAnnotations are the path and index annotations of the orchestrator,
+// or their legacy names, as kioutil.GetFileAnnotations reads them.
+func fileAnnotations(a map[string]string) (path, index string) {
+	path, found := a[kioutil.PathAnnotation]
+	if !found {
+		path = a[kioutil.LegacyPathAnnotation]
+	}
+	index, found = a[kioutil.IndexAnnotation]
+	if !found {
+		index = a[kioutil.LegacyIndexAnnotation]
+	}
+	return path, index
+}
+
+// originAnnotation is where kustomize records the file a resource came from.
+const originAnnotation = "config.kubernetes.io/origin"
+
+// originPath is the local file of a kustomize origin annotation, or empty
+// for a resource from a remote repository or made by a generator.
+func originPath(origin string) string {
+	if origin == "" {
+		return ""
+	}
+	var o struct {
+		Path string `yaml:"path"`
+		Repo string `yaml:"repo"`
+	}
+	if err := yaml.Unmarshal([]byte(origin), &o); err != nil || o.Repo != "" {
+		return ""
+	}
+	return o.Path
+}
+
+// itemResults turns one item's log into results: an info result listing the
+// changes, one result per warning and error. In validate mode the changes are
+// errors: the workload is not as the config asks.
+func itemResults(item *yaml.RNode, r itemResult, action config.Action) fn.Results {
+	resRef, file := ref(item)
+	var out fn.Results
+	add := func(sev fn.Severity, msg string) {
+		out = append(out, &fn.Result{Message: msg, Severity: sev, ResourceRef: resRef, File: file})
+	}
+	if len(r.Log.Changes) > 0 && !r.Log.Failed() {
+		changes := strings.Join(r.Log.Changes, "; ")
+		if len(r.Log.Recognised) > 0 {
+			changes = "recognised " + strings.Join(r.Log.Recognised, "; ") + "; " + changes
+		}
+		if action == config.ActionValidate {
+			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: "+changes)
+		} else {
+			add(fn.Info, changes)
+		}
+	}
+	for _, w := range r.Log.Warnings {
+		add(fn.Warning, w)
+	}
+	for _, b := range r.Log.Breaks {
+		add(budget.Severity(action), b)
+	}
+	for _, e := range r.Log.Errors {
+		add(fn.Error, e)
+	}
+	return out
+}
+
+// ConfigResults turns config errors into error results that name the field.
+func configResults(err error) fn.Results {
+	var out fn.Results
+	if errs, ok := err.(config.Errors); ok {
+		for _, e := range errs {
+			out = append(out, &fn.Result{Message: report.Clean(e.Message), Severity: fn.Error, Field: fieldOf(e.Path)})
+		}
+		return out
+	}
+	return fn.Results{{Message: report.Clean(err.Error()), Severity: fn.Error}}
+}
+
+func fieldOf(path string) *fn.Field {
+	if path == "" {
+		return nil
+	}
+	return &fn.Field{Path: path}
+}

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+)
+
+// sharedNames is how many workloads a shared warning names; the others
+// are counted.
+const sharedNames = 3
+
+// shared collects the warnings that the config or the catalog alone
+// decides (report.Log.Shared) across a run's workloads: each is said once
+// among the closing results, with the number of workloads it was found in
+// and the first few of them, in input order.
+type shared struct {
+	// order is the warnings in the order the run first met them.
+	order []string
+	found map[string]*sharedFinding
+}
+
+// sharedFinding is where one shared warning was found.
+type sharedFinding struct {
+	count int
+	names []string
+	// ref and file are the first workload's, for a warning found in one
+	// workload only: it is said of that workload, as any other warning.
+	ref  *fn.ResourceRef
+	file *fn.File
+}
+
+// add notes the shared warnings of one workload; a warning said twice of
+// it counts once.
+func (s *shared) add(item *yaml.RNode, warnings []string) {
+	if len(warnings) == 0 {
+		return
+	}
+	if s.found == nil {
+		s.found = map[string]*sharedFinding{}
+	}
+	meta, _ := item.GetMeta()
+	name := report.Resource(meta.Kind, meta.Namespace, meta.Name)
+	resRef, file := refOf(meta)
+	for i, w := range warnings {
+		if slices.Contains(warnings[:i], w) {
+			continue
+		}
+		f := s.found[w]
+		if f == nil {
+			f = &sharedFinding{ref: resRef, file: file}
+			s.found[w] = f
+			s.order = append(s.order, w)
+		}
+		f.count++
+		if len(f.names) < sharedNames {
+			f.names = append(f.names, name)
+		}
+	}
+}
+
+// results are the shared warnings, one each, in the order the run met
+// them: no resourceRef, since each is about several workloads; one found
+// in a single workload is said of it, with its resourceRef and file.
+func (s *shared) results() fn.Results {
+	var out fn.Results
+	for _, w := range s.order {
+		f := s.found[w]
+		if f.count == 1 {
+			out = append(out, &fn.Result{Message: w, Severity: fn.Warning, ResourceRef: f.ref, File: f.file})
+			continue
+		}
+		out = append(out, &fn.Result{Message: w + " " + f.where(), Severity: fn.Warning})
+	}
+	return out
+}
+
+// where is "(3 workloads: Deployment shop/a, Deployment shop/b, StatefulSet
+// shop/c)", or with more workloads than named "(12,000 workloads:
+// Deployment shop/a, …, and 11,997 more)".
+func (f *sharedFinding) where() string {
+	names := strings.Join(f.names, ", ")
+	if more := f.count - len(f.names); more > 0 {
+		names += ", and " + thousands(more) + " more"
+	}
+	return fmt.Sprintf("(%s workloads: %s)", thousands(f.count), names)
+}
+
+// thousands is n with a comma between each group of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"slices"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/annotate"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+)
+
+// sidecarNames are the sidecars of a pod spec: the containers the config
+// names, and those the presets of its entries without a name recognise in
+// it (by name or image), as the edits find them.
+func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
+	out := make(map[string]bool, len(t.Config.Spec.Sidecars))
+	entries := t.sidecarEntries()
+	var containers []container
+	if entries.recognising {
+		containers = entries.read(spec)
+	}
+	for i, sc := range t.Config.Spec.Sidecars {
+		out[sc.Name] = true
+		if sc.Recognise {
+			sp := sidecarPlan{Sidecar: sc, preset: entries.presets[i]}
+			recognise(containers, i, &sp)
+			out[sp.Name] = true
+		}
+	}
+	return out
+}
+
+// checkBudget reports, in ordered mode, each sidecar of the edited pod spec
+// and each injected one that leaves before the application's preStop ends
+// (native sidecars are ordered by kubelet).
+func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPlan, p plan, log *report.Log) {
+	if p.mode == config.ModeNative || len(found)+len(injected) == 0 {
+		return
+	}
+	exits := make([]budget.Exit, len(injected))
+	for i, sc := range injected {
+		exits[i] = sc.exit
+	}
+	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
+	for _, msg := range budget.ReadPod(spec, p.sidecarNames()).OrderedBreaks(exits, longestExit) {
+		log.Break("%s", msg)
+	}
+}
+
+// fact is what the termination budget keeps of one item as the function
+// writes it (with action mutate): the drain and pod labels of a workload
+// the function handles, or an Ingress's, Service's or BackendConfig's
+// load balancer settings. Skipped and failed workloads are left out.
+func (t *Transformer) fact(node *yaml.RNode, outcome outcome, sidecars map[string]bool) budget.Fact {
+	resRef, file := ref(node)
+	r := budget.Ref{Resource: resRef, File: file}
+	w, ok := workload.Find(node, t.Config.Spec.PodSpecPaths)
+	if !ok {
+		return budget.Observe(node, r)
+	}
+	if outcome == outcomeSkipped || outcome == outcomeFailed || !workload.Selected(w, t.Config.Spec.Targets) {
+		return budget.Fact{}
+	}
+	spec, err := w.PodSpec()
+	if err != nil || spec == nil || spec.YNode().Kind != yaml.MappingNode {
+		return budget.Fact{}
+	}
+	var labels map[string]string
+	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
+		labels = budget.Labels(meta)
+	}
+	if sidecars == nil {
+		sidecars = t.sidecarNames(spec)
+	}
+	pod := budget.ReadPod(spec, sidecars)
+	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
+}
+
+// ReadPod reads the pod of an edited workload item (Node) as the
+// termination budget sees it (budget.ReadPod), with the sidecars its
+// recognition found; ok is false for an item that is not a workload or
+// has no pod spec.
+func (e *Engine) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
+	w, found := workload.Find(ed.Node(), e.t.Config.Spec.PodSpecPaths)
+	if !found {
+		return budget.Pod{}, false
+	}
+	spec, err := w.PodSpec()
+	if err != nil || spec == nil {
+		return budget.Pod{}, false
+	}
+	sidecars := ed.result.sidecars
+	if sidecars == nil {
+		sidecars = e.t.sidecarNames(spec)
+	}
+	return budget.ReadPod(spec, sidecars), true
+}
+
+// Injected are the presets of the sidecars the run found its injectors
+// add to the workload at admission.
+func (ed Edit) Injected() []string { return ed.result.injected }
+
+// meshes are the injected sidecars as package annotate writes their
+// annotations.
+func meshes(injected []sidecarPlan, p plan) []annotate.Mesh {
+	out := make([]annotate.Mesh, len(injected))
+	for i, sc := range injected {
+		out[i] = annotate.Mesh{Preset: sc.preset, Native: p.mode == config.ModeNative, WaitBeforeExit: config.Seconds(sc.waitBeforeExit)}
+	}
+	return out
+}
+
+// readInjectedExits sets when each injected sidecar leaves in ordered
+// mode: read from its own exit settings on the pod template as it will be
+// once the function has written its ordered-mode annotations. With
+// waitBeforeExit auto, a sidecar whose own setting already keeps it at
+// least that long gets none written: auto never shortens the sidecar's own
+// exit. In native mode the exits are read the same way, for the grace
+// period only, so that converting ordered output to native gives what
+// native mode gives directly.
+func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
+	if len(injected) == 0 {
+		return
+	}
+	meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...)
+	if err != nil || meta == nil || meta.YNode().Kind != yaml.MappingNode {
+		meta = yaml.NewMapRNode(nil)
+	}
+	own := budget.Annotations(meta)
+	ordered := slices.Clone(injected)
+	for i := range ordered {
+		sc := &ordered[i]
+		if sc.autoExit && covers(budget.InjectedExit(sc.Name, sc.preset.ExitDelays, own), config.Seconds(sc.waitBeforeExit)) {
+			sc.waitBeforeExit = 0
+		}
+	}
+	written := yamlnode.Copy(meta)
+	// Errors are reported when the annotations are written.
+	_ = applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(ordered, plan{mode: config.ModeOrdered}), Log: &report.Log{}}}, written)
+	annotations := budget.Annotations(written)
+	for i := range injected {
+		if p.mode != config.ModeNative {
+			injected[i].waitBeforeExit = ordered[i].waitBeforeExit
+		}
+		injected[i].exit = budget.InjectedExit(injected[i].Name, injected[i].preset.ExitDelays, annotations)
+	}
+}
+
+// covers reports whether a sidecar's own exit keeps it at least the seconds.
+func covers(own budget.Exit, seconds int64) bool {
+	return own.UntilIdle || (own.Problem == "" && own.Seconds >= seconds)
+}
+
+// exitFloor is the longest exit the grace period must cover beyond the
+// preStops in the pod, and whose it is: a sidecar's configured
+// waitBeforeExit, or an injected sidecar's own exit setting, read as it
+// will run (package budget).
+func exitFloor(sidecars, injected []sidecarPlan) (int64, string) {
+	longest, name := longestExit(append(slices.Clone(sidecars), injected...)), "waitBeforeExit"
+	for _, sc := range injected {
+		if sc.exit.Problem == "" && sc.exit.Seconds > longest {
+			longest, name = sc.exit.Seconds, sc.Name+"'s own exit setting"
+		}
+	}
+	return longest, name
+}

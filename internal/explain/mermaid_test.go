@@ -1,0 +1,265 @@
+package explain_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/explain"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+)
+
+// The Mermaid parser and renderer the charts are checked with, and the
+// Markdown parser the tables are: the exact versions of
+// testdata/mermaid/package-lock.json, installed with npm once per lock file
+// into the user's cache directory, and run with node by check.mjs.
+const mermaidFiles = "testdata/mermaid"
+
+// mermaidDir returns the directory where testdata/mermaid's packages are
+// installed, installing them on first use. Without node and npm on PATH
+// the test is skipped, and fails under CI (CI=true), which must run it.
+func mermaidDir(t *testing.T) string {
+	t.Helper()
+	npm, errNpm := exec.LookPath("npm")
+	_, errNode := exec.LookPath("node")
+	if errNpm != nil || errNode != nil {
+		msg := "node and npm are needed to check the charts and tables with Mermaid's and marked's own parsers; install Node.js (20 or later)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg + "; skipped outside CI")
+	}
+	sum := sha256.New()
+	for _, name := range []string{"package.json", "package-lock.json"} {
+		data, err := os.ReadFile(filepath.Join(mermaidFiles, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum.Write(data)
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "sidecar-lifecycle", "mermaid-"+hex.EncodeToString(sum.Sum(nil))[:16])
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); err == nil {
+		return dir
+	}
+	// Install beside dir and rename it into place: a run that stops half
+	// way, or runs at the same time, never leaves a half-installed dir.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	for _, name := range []string{"package.json", "package-lock.json"} {
+		data, _ := os.ReadFile(filepath.Join(mermaidFiles, name))
+		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = tmp
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", tmp, err, out)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); statErr != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// mermaidTask is a task of a gantt chart as Mermaid reads it.
+type mermaidTask struct {
+	Section, Task   string
+	Start, End      int64 // milliseconds
+	Milestone, Crit bool
+}
+
+// mermaidChart is a gantt chart as Mermaid reads and draws it.
+type mermaidChart struct {
+	Title    string
+	Sections []string
+	Tasks    []mermaidTask
+}
+
+// markdownDoc is the text of a Markdown document's parts as marked reads it.
+type markdownDoc struct {
+	Headings, Quotes, Items, Cells []string
+}
+
+// checked is what check.mjs writes.
+type checked struct {
+	Charts   []mermaidChart
+	Markdown []markdownDoc
+}
+
+// check has Mermaid read and draw the charts, and marked read the Markdown
+// documents.
+func check(t *testing.T, charts, markdown []string) checked {
+	t.Helper()
+	dir := mermaidDir(t)
+	script, err := os.ReadFile(filepath.Join(mermaidFiles, "check.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The script imports its packages from beside itself.
+	f, err := os.CreateTemp(dir, "check-*.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(script); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	in, _ := json.Marshal(map[string][]string{"charts": charts, "markdown": markdown})
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command("node", f.Name())
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("check.mjs: %v\n%s", err, stderr.String())
+	}
+	var out checked
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("check.mjs's output: %v\n%s", err, stdout.String())
+	}
+	return out
+}
+
+// checkedInputs are the inputs whose explanations are read back: golden
+// cases, and names with every character that means something in Markdown
+// or Mermaid.
+var checkedInputs = []string{"budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml"}
+
+// input reads a golden case, or a ResourceList in testdata.
+func input(t *testing.T, name string) []byte {
+	t.Helper()
+	if strings.HasPrefix(name, "testdata/") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	return golden(t, name)
+}
+
+var mermaidBlock = regexp.MustCompile("(?s)```mermaid\n(.*?)```\n")
+
+// TestMermaidDrawsTheTimeline: every chart, as the real Mermaid parser
+// reads it, has a task per bar of the timeline from its start to its end
+// (a milestone where the duration is unknown, crit where the budget
+// breaks) and the grace deadline as a milestone at the grace period; the
+// title and section names Mermaid draws are the workload's and the
+// containers' names, whatever characters they hold.
+func TestMermaidDrawsTheTimeline(t *testing.T) {
+	var charts []string
+	var want []mermaidChart
+	for _, name := range checkedInputs {
+		rl := input(t, name)
+		workloads, err := explain.Explain(rl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := mermaidBlock.FindAllStringSubmatch(render(t, rl, explain.Markdown), -1)
+		if len(blocks) != len(workloads) {
+			t.Fatalf("%s: %d charts for %d workloads", name, len(blocks), len(workloads))
+		}
+		for i, wl := range workloads {
+			charts = append(charts, blocks[i][1])
+			want = append(want, chartOf(wl))
+		}
+	}
+	got := check(t, charts, nil).Charts
+	if len(got) != len(want) {
+		t.Fatalf("mermaid read %d charts, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("chart %d as Mermaid reads it:\n%+v\nwant:\n%+v\nchart:\n%s", i, got[i], want[i], charts[i])
+		}
+	}
+}
+
+// chartOf is the chart a workload's timeline should give: a task per bar,
+// then the grace deadline; the sections in that order, once each.
+func chartOf(wl explain.Workload) mermaidChart {
+	c := mermaidChart{Title: report.Escape(wl.Name) + ": shutdown"}
+	section := func(name string) {
+		if name = report.Escape(name); !slices.Contains(c.Sections, name) {
+			c.Sections = append(c.Sections, name)
+		}
+	}
+	for _, b := range wl.Bars {
+		task := mermaidTask{Section: report.Escape(b.Row), Task: fmt.Sprintf("%s %ds", b.Label, b.End-b.Start), Start: b.Start * 1000, End: b.End * 1000, Crit: b.Breaks}
+		if b.Unknown {
+			task.Task, task.Milestone = b.Label+", duration unknown", true
+		}
+		c.Tasks = append(c.Tasks, task)
+		section(b.Row)
+	}
+	c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: "grace period ends", Start: wl.Grace * 1000, End: wl.Grace * 1000, Milestone: true})
+	section("deadline")
+	return c
+}
+
+// TestMarkdownReadsAsTheTimeline: the Markdown explanation, as a CommonMark
+// and GitHub Flavored Markdown parser reads it, shows every name, command
+// and event as it is (control characters escaped): a heading per workload,
+// a block quote per note and error, a list item per container in start-up
+// order and per break, a table row per event.
+func TestMarkdownReadsAsTheTimeline(t *testing.T) {
+	var docs []string
+	var want []markdownDoc
+	for _, name := range checkedInputs {
+		rl := input(t, name)
+		workloads, err := explain.Explain(rl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, render(t, rl, explain.Markdown))
+		var doc markdownDoc
+		for _, wl := range workloads {
+			doc.Headings = append(doc.Headings, report.Escape(wl.Name))
+			for _, n := range wl.Notes {
+				doc.Quotes = append(doc.Quotes, "Note: "+report.Escape(n))
+			}
+			for _, e := range wl.Errors {
+				doc.Quotes = append(doc.Quotes, "Error: "+report.Escape(e)+" (the function leaves it as it is)")
+			}
+			for _, s := range wl.Startup {
+				doc.Items = append(doc.Items, report.Escape(s.Name)+": "+report.Escape(s.Text))
+			}
+			for _, m := range wl.Marks {
+				doc.Cells = append(doc.Cells, fmt.Sprint(m.At), report.Escape(m.Text))
+			}
+			for _, b := range wl.Breaks {
+				doc.Items = append(doc.Items, report.Escape(b))
+			}
+		}
+		want = append(want, doc)
+	}
+	got := check(t, nil, docs).Markdown
+	for i := range want {
+		if i >= len(got) || !slices.Equal(got[i].Headings, want[i].Headings) || !slices.Equal(got[i].Quotes, want[i].Quotes) ||
+			!slices.Equal(got[i].Items, want[i].Items) || !slices.Equal(got[i].Cells, want[i].Cells) {
+			t.Errorf("%s as Markdown reads it:\n%q\nwant:\n%q", checkedInputs[i], got[min(i, len(got)-1)], want[i])
+		}
+	}
+}

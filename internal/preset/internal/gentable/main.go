@@ -1,0 +1,38 @@
+// Command gentable writes the catalog tables of README.md and
+// docs/catalog.md, between their "catalog table" markers, from the
+// built-in catalog (internal/preset/catalog/*.yaml).
+//
+//	go run ./internal/preset/internal/gentable -root .
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset/internal/gentable/tables"
+)
+
+func main() {
+	root := flag.String("root", ".", "the repository's root directory")
+	flag.Parse()
+	if err := write(*root); err != nil {
+		fmt.Fprintln(os.Stderr, "gentable:", err)
+		os.Exit(1)
+	}
+}
+
+// write rewrites every page that holds a catalog table.
+func write(root string) error {
+	pages, err := tables.Generate(root)
+	if err != nil {
+		return err
+	}
+	for _, p := range pages {
+		if err := os.WriteFile(filepath.Join(root, p.Path), p.Text, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

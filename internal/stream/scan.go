@@ -1,0 +1,668 @@
+package stream
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+)
+
+// Scanned is what Scan reads of a document: its top-level apiVersion and
+// kind.
+type Scanned struct {
+	APIVersion, Kind string
+}
+
+// maxScanDepth is the nesting Scan follows; deeper documents are parsed.
+const maxScanDepth = 64
+
+// Scan reads a document's body (see Documents) without building a node
+// tree, for a driver that writes a document it does not read as it came.
+// It answers (ok) only for text in a subset of block YAML that it reads
+// the way the parser does: a block mapping at column 0; keys of letters,
+// digits and "_./-", and below the top level keys in quotes (see
+// splitAnyKey); values that are plain or quoted scalars on their
+// line (plain ones may go on, indented, on the next lines), block scalars
+// ("|", ">", with a chomping indicator) or the block mappings and
+// sequences under them; flow collections on one line as the writer writes
+// them (see flowCollection), but as the top-level metadata; comments;
+// spaces for indentation; printable characters. It gives the top-level
+// apiVersion and kind, each a plain word, and checks what every item is
+// checked for: no mapping holds a key twice, and metadata, when present
+// and not null, is a mapping. Anything else (an anchor, an alias, a tag,
+// another flow collection, another quoted key, a scalar quoted over several
+// lines, a duplicate key, a bad indentation) is not ok: the document must
+// be parsed.
+func Scan(body []byte) (Scanned, bool) {
+	if !printable(body) {
+		return Scanned{}, false
+	}
+	return scan(body, false)
+}
+
+// ScanItem is Scan for the text of a ResourceList item as Input.Item gives
+// it in a YAML list: a "- " line at column 0 and the lines under it, two
+// spaces more indented. It answers only for text that is already what
+// ItemText writes for the item it parses to, so that the text can be
+// written in its place: ASCII, LF line breaks, no other comment, no blank line
+// but in a literal block scalar, no blank at the end of a line, one space
+// after every ":" and "-", mappings two spaces under their key and
+// sequences at their key's column, no null written as nothing, literal
+// block scalars ("|", "|-") two spaces under their key with no blank line
+// first or last, quoted scalars with no escape, keys of at most 128
+// characters. It also reads "{}" and "[]", an empty mapping and sequence,
+// as a whole value, but not as annotations, which ItemText drops when
+// empty, the flow collections Scan reads, which the writer writes as they
+// came (kio.ByteWriter keeps flow style), and comment lines before the
+// first key, the first after the "- " (the "# Source:" line of a rendered
+// chart, as kio.ByteWriter writes it).
+func ScanItem(text []byte) (Scanned, bool) {
+	if !bytes.HasPrefix(text, []byte("- ")) || !bytes.HasSuffix(text, []byte("\n")) || bytes.Contains(text, []byte(" \n")) {
+		return Scanned{}, false
+	}
+	for _, c := range text {
+		if c >= utf8.RuneSelf || c < 0x20 && c != '\n' || c == 0x7f {
+			return Scanned{}, false
+		}
+	}
+	return scan(text, true)
+}
+
+// scan is Scan on printable text, and with canonical set ScanItem on an
+// item's text, each of whose lines it reads without the item's "- " or
+// two spaces, in place.
+func scan(body []byte, canonical bool) (Scanned, bool) {
+	s := scanner{ok: true, canonical: canonical, lead: true, open: -1, inside: -1, frames: make([]frame, 0, 8)}
+	for first := true; len(body) > 0 && s.ok; first = false {
+		n := bytes.IndexByte(body, '\n') + 1
+		if n == 0 {
+			n = len(body)
+		}
+		line := bytes.TrimSuffix(bytes.TrimSuffix(body[:n], []byte("\n")), []byte("\r"))
+		body = body[n:]
+		if canonical {
+			switch {
+			case first:
+				line = line[2:]
+			case len(line) == 0:
+			case bytes.HasPrefix(line, []byte("  ")):
+				line = line[2:]
+			default:
+				return Scanned{}, false
+			}
+		}
+		s.line(line)
+	}
+	if s.canonical && (s.open >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
+		return Scanned{}, false
+	}
+	if !s.ok || s.kinds != 1 || s.apiVersions != 1 || s.kind == "" || s.apiVersion == "" {
+		return Scanned{}, false
+	}
+	return Scanned{APIVersion: s.apiVersion, Kind: s.kind}, true
+}
+
+// printable reports whether text holds only what YAML allows in a stream
+// and no line break but LF and CRLF.
+func printable(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\r' && (i+1 == len(text) || text[i+1] != '\n'):
+				return false
+			case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError || r != 0x85 && r < 0xa0 || r >= 0xd800 && r < 0xe000 || r == 0xfffe || r == 0xffff {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// frame is one open block collection: a mapping with its keys, or a
+// sequence, at a column.
+type frame struct {
+	col  int
+	seq  bool
+	keys map[string]bool
+}
+
+// scanner is Scan's state between lines.
+type scanner struct {
+	ok bool
+	// canonical: see ScanItem.
+	canonical bool
+	// lead is set until the first line that is not a comment: the comment
+	// lines of an item before its first key.
+	lead bool
+	// blockBlank: the last line of the block scalar was blank.
+	blockBlank bool
+	frames     []frame
+	// open is the column of a key with no value on its line, or of a "-"
+	// with nothing after it: a block collection may start on the next
+	// line (openDash: after a "-"). It is -1 when none is open.
+	open     int
+	openDash bool
+	// openMeta: the open key is the top-level metadata.
+	openMeta bool
+	// inside is the column of the key or "-" whose multi-line scalar the
+	// next lines may continue: more indented lines belong to it. It is -1
+	// outside one; block is set for a block scalar, whose content lines
+	// are not read, plain for a plain scalar.
+	inside     int
+	block      bool
+	blockStart int // the first content line's indentation, 0 before it
+	blankMax   int // the most spaces of a blank line before it
+	// stopWord: the plain scalar may not go on: the top-level apiVersion
+	// or kind, or a scalar a comment ends.
+	stopWord bool
+
+	apiVersion, kind   string
+	apiVersions, kinds int
+}
+
+func (s *scanner) line(line []byte) {
+	content := bytes.TrimLeft(line, " ")
+	col := len(line) - len(content)
+	if s.canonical && len(line) > 0 && line[len(line)-1] == ' ' ||
+		len(content) > 0 && content[0] == '\t' && !(s.inside >= 0 && s.block && s.blockStart > 0 && col >= s.blockStart) {
+		s.ok = false // a tab in the indentation: parsed
+		return
+	}
+	if s.inside >= 0 {
+		if s.continues(col, content) {
+			return
+		}
+		if s.canonical && s.block && !s.blockEnds() {
+			s.ok = false
+			return
+		}
+		s.inside = -1
+	}
+	if len(bytes.TrimSpace(content)) == 0 || content[0] == '#' {
+		s.ok = s.ok && (!s.canonical || s.lead && col == 0 && len(content) > 0 && content[0] == '#')
+		return
+	}
+	s.lead = false
+	dash := content[0] == '-' && (len(content) == 1 || content[1] == ' ')
+	if s.canonical && s.open >= 0 && !s.openDash && !(col == s.open+2 && !dash || col == s.open && dash) {
+		s.ok = false // a null written as nothing, or not where ItemText puts what is under a key
+		return
+	}
+	if dash {
+		s.dash(col, content)
+		return
+	}
+	s.key(col, content)
+}
+
+// blockEnds reports whether the block scalar that ends here is as
+// ItemText writes it: some content, no blank line last.
+func (s *scanner) blockEnds() bool { return s.blockStart > 0 && !s.blockBlank }
+
+// continues reports whether a line at col belongs to the multi-line
+// scalar the scanner is inside, and checks it.
+func (s *scanner) continues(col int, content []byte) bool {
+	blank := len(bytes.TrimRight(content, " \t")) == 0
+	if s.block {
+		switch {
+		case blank:
+			if s.blockStart == 0 && col > s.blankMax {
+				s.blankMax = col
+			}
+			s.blockBlank = true
+			s.ok = s.ok && !(s.canonical && s.blockStart == 0) && bytes.IndexByte(content, '\t') < 0
+			return true
+		case col <= s.inside:
+			return false
+		case s.blockStart == 0:
+			s.blockStart = col
+			s.ok = s.ok && s.blankMax <= col && content[0] != '\t' && !(s.canonical && col != s.inside+2)
+		case col < s.blockStart:
+			s.ok = false
+		}
+		s.blockBlank = false
+		return true
+	}
+	switch {
+	case blank:
+		s.ok = s.ok && !s.canonical
+		return true
+	case col <= s.inside:
+		return false
+	case s.canonical:
+		s.ok = false // ItemText writes a plain scalar on one line
+		return true
+	}
+	// A more indented line goes on with the plain scalar: it must not
+	// read as anything else.
+	if s.stopWord || bytes.IndexByte([]byte("#-?:\t"), content[0]) >= 0 || bytes.Contains(content, []byte(": ")) ||
+		bytes.Contains(content, []byte(":\t")) || bytes.HasSuffix(content, []byte(":")) ||
+		bytes.Contains(content, []byte(" #")) || bytes.Contains(content, []byte("\t#")) {
+		s.ok = false
+	}
+	return true
+}
+
+// pop closes the collections more indented than col, and a sequence at
+// col when the key at col continues the mapping it is in.
+func (s *scanner) pop(col int, key bool) {
+	for len(s.frames) > 0 {
+		top := s.frames[len(s.frames)-1]
+		if top.col > col || key && top.seq && top.col == col && len(s.frames) > 1 && s.frames[len(s.frames)-2].col == col {
+			s.frames = s.frames[:len(s.frames)-1]
+			continue
+		}
+		return
+	}
+}
+
+// dash takes a sequence entry at col.
+func (s *scanner) dash(col int, content []byte) {
+	open, openDash, openMeta := s.open, s.openDash, s.openMeta
+	s.open, s.openMeta = -1, false
+	s.pop(col, false)
+	top := len(s.frames) - 1
+	switch {
+	case top >= 0 && s.frames[top].seq && s.frames[top].col == col:
+	case open >= 0 && !openMeta && (col > open || col == open && !openDash) && len(s.frames) < maxScanDepth:
+		s.frames = append(s.frames, frame{col: col, seq: true})
+	default:
+		s.ok = false
+		return
+	}
+	rest := bytes.TrimLeft(content[1:], " ")
+	restCol := col + len(content) - len(rest)
+	if s.canonical && (len(rest) == 0 || rest[0] == '#' || restCol != col+2) {
+		s.ok = false
+		return
+	}
+	switch {
+	case len(rest) == 0 || rest[0] == '#':
+		s.open, s.openDash = col, true
+	case rest[0] == '-' || rest[0] == '\t':
+		s.ok = false
+	default:
+		if _, _, _, isKey := splitAnyKey(rest, restCol); isKey {
+			if len(s.frames) >= maxScanDepth {
+				s.ok = false
+				return
+			}
+			s.frames = append(s.frames, frame{col: restCol, keys: make(map[string]bool, 8)})
+			s.key(restCol, rest) // the first key of the entry's mapping
+			return
+		}
+		s.value(col, rest, false)
+	}
+}
+
+// key takes a mapping key at col, with what follows it.
+func (s *scanner) key(col int, content []byte) {
+	name, raw, value, isKey := splitAnyKey(content, col)
+	open := s.open
+	s.open, s.openMeta = -1, false
+	if !isKey || len(name) > 1000 || s.canonical && (len(name) > 128 || !oneSpaceAfter(content[raw+1:])) {
+		s.ok = false
+		return
+	}
+	s.pop(col, true)
+	top := len(s.frames) - 1
+	switch {
+	case top >= 0 && !s.frames[top].seq && s.frames[top].col == col:
+	case (top < 0 && col == 0 || open >= 0 && col > open) && len(s.frames) < maxScanDepth:
+		s.frames = append(s.frames, frame{col: col, keys: make(map[string]bool, 8)})
+		top++
+	default:
+		s.ok = false
+		return
+	}
+	keys := s.frames[top].keys
+	if keys[string(name)] {
+		s.ok = false // a duplicate key: the parse reports it
+		return
+	}
+	keys[string(name)] = true
+	topLevel := top == 0
+	if len(value) == 0 || value[0] == '#' {
+		s.ok = s.ok && !(s.canonical && len(value) > 0)
+		s.open, s.openDash, s.openMeta = col, false, topLevel && string(name) == "metadata"
+		return
+	}
+	if topLevel && string(name) == "metadata" {
+		s.ok = false // a scalar, which checkItem refuses, or {}, which ItemText drops
+		return
+	}
+	if s.canonical && string(name) == "annotations" && string(value) == "{}" {
+		s.ok = false // ItemText drops an empty metadata.annotations
+		return
+	}
+	word := topLevel && (string(name) == "kind" || string(name) == "apiVersion")
+	s.value(col, value, word)
+	if word && s.ok {
+		w := plainWord(value)
+		if string(name) == "kind" {
+			s.kind, s.kinds = w, s.kinds+1
+		} else {
+			s.apiVersion, s.apiVersions = w, s.apiVersions+1
+		}
+	}
+}
+
+// value takes a scalar value on the line of its key or "-" at col.
+func (s *scanner) value(col int, value []byte, word bool) {
+	switch value[0] {
+	case '|', '>':
+		header := value[1:]
+		if len(header) > 0 && (header[0] == '-' || header[0] == '+') {
+			header = header[1:]
+		}
+		if rest := bytes.TrimLeft(header, " \t"); len(rest) > 0 && (rest[0] != '#' || len(rest) == len(header)) {
+			s.ok = false // an indentation indicator, or text after the header
+			return
+		}
+		if s.canonical && string(value) != "|" && string(value) != "|-" {
+			s.ok = false
+			return
+		}
+		s.inside, s.block, s.blockStart, s.blankMax, s.blockBlank = col, true, 0, 0, false
+	case '"', '\'':
+		end := quotedEnd(value)
+		s.ok = s.ok && end > 0 && !(s.canonical && (end != len(value)-1 || value[0] == '"' && bytes.IndexByte(value, '\\') >= 0))
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
+		if s.canonical && (string(value) == "{}" || string(value) == "[]") {
+			return // an empty mapping or sequence, which ItemText writes so
+		}
+		if (value[0] == '{' || value[0] == '[') && flowCollection(value) {
+			return
+		}
+		if value[0] != '-' || len(value) == 1 || value[1] == ' ' || value[1] == '\t' {
+			s.ok = false
+			return
+		}
+		fallthrough
+	default:
+		text, ends := value, word
+		if i := commentStart(text); i >= 0 {
+			text, ends = text[:i], true // a comment ends the scalar
+			s.ok = s.ok && !s.canonical
+		}
+		if s.canonical && (bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("..."))) {
+			s.ok = false // a document marker: ItemText quotes it
+			return
+		}
+		text = bytes.TrimRight(text, " \t")
+		if bytes.Contains(text, []byte(": ")) || bytes.Contains(text, []byte(":\t")) || bytes.HasSuffix(text, []byte(":")) {
+			s.ok = false
+			return
+		}
+		s.inside, s.block, s.stopWord = col, false, ends
+	}
+}
+
+// oneSpaceAfter reports whether what follows a key's ":" is nothing, or one
+// space and a value.
+func oneSpaceAfter(rest []byte) bool {
+	return len(rest) == 0 || len(rest) > 1 && rest[0] == ' ' && rest[1] != ' '
+}
+
+// commentStart is where a comment starts in a plain scalar's line: at a
+// "#" after a blank, or -1.
+func commentStart(text []byte) int {
+	for i := 1; i < len(text); i++ {
+		if text[i] == '#' && (text[i-1] == ' ' || text[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
+}
+
+// quotedEnd is where a quoted scalar that ends on its line ends, with
+// nothing after it but blanks and a comment, or -1.
+func quotedEnd(value []byte) int {
+	q := value[0]
+	i := 1
+	for ; i < len(value); i++ {
+		c := value[i]
+		if q == '"' && c == '\\' {
+			n := escapeLen(value[i+1:])
+			if n == 0 {
+				return -1
+			}
+			i += n
+			continue
+		}
+		if c == q {
+			if q == '\'' && i+1 < len(value) && value[i+1] == '\'' {
+				i++
+				continue
+			}
+			break
+		}
+	}
+	if i >= len(value) {
+		return -1
+	}
+	rest := value[i+1:]
+	if trimmed := bytes.TrimLeft(rest, " \t"); len(trimmed) > 0 && (trimmed[0] != '#' || len(trimmed) == len(rest)) {
+		return -1
+	}
+	return i
+}
+
+// escapeLen is the length of a double-quoted scalar's escape after its
+// backslash, or 0 for one the parser refuses or one that ends the line.
+func escapeLen(text []byte) int {
+	if len(text) == 0 {
+		return 0
+	}
+	digits := map[byte]int{'x': 2}[text[0]] // \u and \U may name what is no character: parsed
+	if digits == 0 {
+		if bytes.IndexByte([]byte("0abt\tnvfre \"/\\N_LP"), text[0]) < 0 {
+			return 0
+		}
+		return 1
+	}
+	if len(text) <= digits {
+		return 0
+	}
+	for _, c := range text[1 : 1+digits] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return 0
+		}
+	}
+	return 1 + digits
+}
+
+// splitKey splits a line that starts with a plain key of letters, digits
+// and "_./-" followed by ":" and a blank or the end of the line into the
+// key and what follows it, without the blanks around it.
+func splitKey(line []byte) (key, value []byte, ok bool) {
+	i := 0
+	for i < len(line) && yamlnode.WordByte(line[i]) {
+		i++
+	}
+	if i == 0 || i == len(line) || line[i] != ':' || line[0] == '-' || line[0] == '.' {
+		return nil, nil, false
+	}
+	rest := line[i+1:]
+	value = bytes.TrimLeft(rest, " ")
+	if len(rest) > 0 && rest[0] != ' ' || len(value) > 0 && value[0] == '\t' {
+		return nil, nil, false // a tab before the value: parsed
+	}
+	return line[:i], bytes.TrimRight(value, " \t"), true
+}
+
+// splitAnyKey is splitKey for a line at col that starts with a plain key,
+// or, below the top level, with a key in quotes as the writer writes one:
+// a double-quoted string of printable ASCII with no escape and no quote,
+// or a single-quoted one that does not start or end with a space, of at
+// most 100 characters, and none of the keys the scan reads or ItemText
+// drops (kind, apiVersion, metadata, annotations), written plain. It also
+// returns the length of the key's text, quotes included.
+func splitAnyKey(line []byte, col int) (key []byte, raw int, value []byte, ok bool) {
+	if key, value, ok = splitKey(line); ok || col == 0 || len(line) == 0 || line[0] != '"' && line[0] != '\'' {
+		return key, len(key), value, ok
+	}
+	q := line[0]
+	end := 1
+	for ; end < len(line); end++ {
+		if line[end] != q {
+			continue
+		}
+		if q == '\'' && end+1 < len(line) && line[end+1] == '\'' {
+			end++
+			continue
+		}
+		break
+	}
+	if end >= len(line) || end+1 >= len(line) || line[end+1] != ':' {
+		return nil, 0, nil, false
+	}
+	key = line[1:end]
+	if q == '\'' {
+		key = bytes.ReplaceAll(key, []byte("''"), []byte("'"))
+	}
+	rest := line[end+2:]
+	value = bytes.TrimLeft(rest, " ")
+	switch name := string(key); {
+	case len(key) == 0 || len(key) > 100 || !yamlnode.PrintableASCII(name),
+		q == '"' && bytes.ContainsAny(key, `"\`),
+		q == '\'' && (key[0] == ' ' || key[len(key)-1] == ' '),
+		name == "kind" || name == "apiVersion" || name == "metadata" || name == "annotations",
+		len(rest) > 0 && rest[0] != ' ' || len(value) > 0 && value[0] == '\t':
+		return nil, 0, nil, false
+	}
+	return key, end + 1, bytes.TrimRight(value, " \t"), true
+}
+
+// plainWord is a value that is one plain word of letters, digits and
+// "_./-", with a comment or nothing after it, or "".
+func plainWord(value []byte) string {
+	i := 0
+	for i < len(value) && yamlnode.WordByte(value[i]) {
+		i++
+	}
+	rest := bytes.TrimLeft(value[i:], " \t")
+	if i == 0 || value[0] == '-' || value[0] == '.' || len(rest) > 0 && (rest[0] != '#' || len(rest) == len(value[i:])) {
+		return ""
+	}
+	return string(value[:i])
+}
+
+// flowCollection reports whether value is a flow mapping or sequence that
+// opens and closes on its line, written as the writer writes one: "{k: v,
+// k: v}" and "[v, v]", one space after every ":" and ",", none anywhere
+// else; keys plain words the encoder writes as they are, each once in its
+// mapping, never "annotations" with "{}" (which ItemText drops); values
+// flow collections again, strings the encoder writes plain and as they are
+// (with none of ",?[]{}:#"), decimal integers, true and false, and
+// strings of printable ASCII in double quotes (with no escape) or single
+// quotes. Such text parses to what it reads and encodes to itself; any
+// other is parsed.
+func flowCollection(value []byte) bool {
+	rest, ok := flowNode(value, 0)
+	return ok && len(rest) == 0
+}
+
+// flowNode reads one node of a flow collection (see flowCollection) at the
+// start of text and returns the text after it.
+func flowNode(text []byte, depth int) ([]byte, bool) {
+	if len(text) == 0 {
+		return nil, false
+	}
+	switch text[0] {
+	case '{', '[':
+		return flowEntries(text, depth)
+	case '"':
+		end := bytes.IndexByte(text[1:], '"') + 1
+		if end == 0 || bytes.IndexByte(text[:end], '\\') >= 0 || !yamlnode.PrintableASCII(string(text[1:end])) {
+			return nil, false
+		}
+		return text[end+1:], true
+	case '\'':
+		i := 1
+		for ; i < len(text); i++ {
+			if text[i] == '\'' {
+				if i+1 < len(text) && text[i+1] == '\'' {
+					i++
+					continue
+				}
+				break
+			}
+		}
+		if i >= len(text) {
+			return nil, false
+		}
+		v := text[1:i]
+		if len(v) == 0 || v[0] == ' ' || v[len(v)-1] == ' ' || !yamlnode.PrintableASCII(string(v)) {
+			return nil, false
+		}
+		return text[i+1:], true
+	}
+	end := bytes.IndexAny(text, ",]}")
+	if end < 0 {
+		end = len(text)
+	}
+	v := string(text[:end])
+	if strings.ContainsAny(v, ",?[]{}:#") || !(yamlnode.PlainString(v) || decimal(v) || v == "true" || v == "false") {
+		return nil, false
+	}
+	return text[end:], true
+}
+
+// flowEntries reads a flow collection at the start of text, its entries
+// at depth+1, and returns the text after it.
+func flowEntries(text []byte, depth int) ([]byte, bool) {
+	if depth >= maxScanDepth {
+		return nil, false
+	}
+	mapping, end := text[0] == '{', byte(']')
+	if mapping {
+		end = '}'
+	}
+	text = text[1:]
+	if len(text) > 0 && text[0] == end {
+		return text[1:], true
+	}
+	var keys map[string]bool
+	for {
+		if mapping {
+			i := 0
+			for i < len(text) && yamlnode.WordByte(text[i]) {
+				i++
+			}
+			key := string(text[:i])
+			if i == 0 || len(key) > 100 || !yamlnode.PlainString(key) || !bytes.HasPrefix(text[i:], []byte(": ")) || keys[key] {
+				return nil, false // not a plain key, or a duplicate: parsed
+			}
+			if keys == nil {
+				keys = make(map[string]bool, 4)
+			}
+			keys[key] = true
+			text = text[i+2:]
+			if key == "annotations" && bytes.HasPrefix(text, []byte("{}")) {
+				return nil, false
+			}
+		}
+		var ok bool
+		if text, ok = flowNode(text, depth+1); !ok || len(text) == 0 {
+			return nil, false
+		}
+		switch {
+		case text[0] == end:
+			return text[1:], true
+		case bytes.HasPrefix(text, []byte(", ")) && len(text) > 2 && text[2] != ' ':
+			text = text[2:]
+		default:
+			return nil, false
+		}
+	}
+}
