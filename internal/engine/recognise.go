@@ -48,7 +48,7 @@ func (t *Transformer) sidecarEntries() *entries {
 			e.names[name] = true
 		}
 		for _, sc := range spec.Sidecars {
-			p, _ := spec.Preset(sc.Preset)
+			p, _ := preset.Resolve(spec.Catalog.Entries, sc.Preset)
 			e.presets = append(e.presets, p)
 			e.recognising = e.recognising || sc.Recognise
 			e.names[sc.Name] = true

@@ -14,6 +14,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/distroless"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
@@ -208,7 +209,7 @@ func (t *Transformer) edit(w *workload.Workload, pp *plan, log *report.Log) (out
 		warnJob(w, p, t.Config.Spec.Version(), log)
 	}
 	if len(filters) > 0 {
-		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."), Presets: t.Config.Spec.Presets,
+		filters = append(filters, distroless.SleepCheck{SpecPath: strings.Join(w.SpecPath, "."), Presets: func() []preset.Preset { return preset.All(t.Config.Spec.Catalog.Entries) },
 			SleepAction: t.Config.Spec.Version().AtLeast(config.SleepActionMinor), Log: log})
 	}
 	if err := applyFilters(filters, spec); err != nil {

@@ -26,6 +26,9 @@ func (e *Engine) Untouched(apiVersion, kind string) bool {
 	return !workload.IsKind(apiVersion, kind, e.t.Config.Spec.PodSpecPaths)
 }
 
+// builtInKinds are config.BuiltInKinds, read once.
+var builtInKinds = config.BuiltInKinds()
+
 // MayRead reports whether the run may edit, read or count an item of the
 // kind, whatever its apiVersion: Untouched is false for every apiVersion
 // when MayRead is true. It tells a driver, before it scans an item, that
@@ -34,7 +37,7 @@ func (e *Engine) MayRead(kind string) bool {
 	if e.cfgErr != nil || readKinds[kind] || strings.HasSuffix(kind, "List") {
 		return true
 	}
-	for _, list := range [][]config.PodSpecPath{e.t.Config.Spec.PodSpecPaths, config.BuiltInKinds} {
+	for _, list := range [][]config.PodSpecPath{e.t.Config.Spec.PodSpecPaths, builtInKinds} {
 		for _, p := range list {
 			if p.Kind == kind {
 				return true

@@ -29,7 +29,7 @@ func injected(cfg *config.SidecarLifecycle, node *yaml.RNode, presets []string) 
 		tmpl = preset.Meta{Labels: budget.Labels(meta), Annotations: budget.Annotations(meta)}
 	}
 	var out []budget.Injected
-	for _, p := range cfg.Spec.Presets() {
+	for _, p := range preset.All(cfg.Spec.Catalog.Entries) {
 		if !slices.Contains(presets, p.Name) {
 			continue
 		}

@@ -63,7 +63,7 @@ func cannotStart(cfg *config.SidecarLifecycle, node *yaml.RNode, pod budget.Pod)
 // it or recognise it.
 func presetOf(cfg *config.SidecarLifecycle, name, image string) (preset.Preset, bool) {
 	for _, sc := range cfg.Spec.Sidecars {
-		p, ok := cfg.Spec.Preset(sc.Preset)
+		p, ok := preset.Resolve(cfg.Spec.Catalog.Entries, sc.Preset)
 		if !ok {
 			continue
 		}

@@ -273,3 +273,24 @@ func (p Preset) ShellLess(image string) bool {
 	}
 	return p.NoShell && len(p.SleepCommand) == 0 && !has(p.ShellTags)
 }
+
+// Resolve returns the named preset: one of own, a config's own catalog
+// entries, or else of the built-in catalog.
+func Resolve(own []Entry, name string) (Preset, bool) {
+	for _, e := range own {
+		if e.Name == name {
+			return e.Preset(), true
+		}
+	}
+	return Lookup(name)
+}
+
+// All lists the presets an empty sidecar list applies, in start order: the
+// built-in catalog's, then own, a config's own entries, in their order.
+func All(own []Entry) []Preset {
+	out := Catalog()
+	for _, e := range own {
+		out = append(out, e.Preset())
+	}
+	return out
+}

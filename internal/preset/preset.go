@@ -6,6 +6,7 @@
 package preset
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -179,3 +180,26 @@ var meshInitContainers = sync.OnceValue(func() []string {
 	}
 	return names
 })
+
+// NoSleepMessage is the message for an exit delay that cannot be written:
+// the cluster's version (kubernetesVersion) has no sleep action, which
+// comes with 1.sleepActionMinor, and the sidecar has no sleepCommand,
+// because its image has no sleep binary or because the config set
+// sleepCommand to an empty list. It offers only what works at version:
+// mode native where native sidecars are served, and the sidecar's own exit
+// setting.
+func (p Preset) NoSleepMessage(version string, sleepActionMinor int, native bool) string {
+	why := fmt.Sprintf("the %s image has no sleep binary", p.Name)
+	fixes := []string{fmt.Sprintf("set kubernetesVersion to 1.%d or newer (the lifecycle sleep action)", sleepActionMinor)}
+	if native {
+		fixes = append(fixes, "use mode native (kubelet stops native sidecars after the application)")
+	}
+	fixes = append(fixes, "give sleepCommand (a sleep binary the image has)")
+	if p.NoSleep != "" {
+		fixes = append(fixes, "drop waitBeforeExit and "+p.NoSleep)
+	} else {
+		fixes = append(fixes, "drop waitBeforeExit")
+	}
+	last := len(fixes) - 1
+	return fmt.Sprintf("%s and kubernetesVersion %s has no sleep action: %s, or %s", why, version, strings.Join(fixes[:last], ", "), fixes[last])
+}

@@ -69,10 +69,13 @@ func IsKind(apiVersion, kind string, extra []config.PodSpecPath) bool {
 	return ok
 }
 
-// specPath is the pod spec path of the kind, from extra and then
-// config.BuiltInKinds.
+// builtInKinds are config.BuiltInKinds, read once.
+var builtInKinds = config.BuiltInKinds()
+
+// specPath is the pod spec path of the kind, from extra and then the
+// built-in kinds.
 func specPath(group, version, kind string, extra []config.PodSpecPath) (config.PodSpecPath, bool) {
-	for _, list := range [][]config.PodSpecPath{extra, config.BuiltInKinds} {
+	for _, list := range [][]config.PodSpecPath{extra, builtInKinds} {
 		for _, p := range list {
 			if p.Kind == kind && p.Group == group && (p.Version == "" || p.Version == version) {
 				return p, true

@@ -1,8 +1,13 @@
 package config
 
-// BuiltInKinds are the pod-bearing kinds the function knows by group and
-// kind, with the path of their pod spec; spec.podSpecPaths adds others.
-var BuiltInKinds = []PodSpecPath{
+import "slices"
+
+// BuiltInKinds returns the pod-bearing kinds the function knows by group
+// and kind, with the path of their pod spec; spec.podSpecPaths adds others.
+func BuiltInKinds() []PodSpecPath { return slices.Clone(builtInKinds) }
+
+// builtInKinds are the kinds BuiltInKinds returns.
+var builtInKinds = []PodSpecPath{
 	{Group: "", Kind: "Pod", Path: "spec"},
 	{Group: "apps", Kind: "Deployment", Path: "spec/template/spec"},
 	{Group: "apps", Kind: "StatefulSet", Path: "spec/template/spec"},
@@ -17,7 +22,7 @@ var BuiltInKinds = []PodSpecPath{
 
 // builtInKind returns the built-in kind of the group, or false.
 func builtInKind(group, kind string) (PodSpecPath, bool) {
-	for _, b := range BuiltInKinds {
+	for _, b := range builtInKinds {
 		if b.Group == group && b.Kind == kind {
 			return b, true
 		}

@@ -33,7 +33,7 @@ func (c *SidecarLifecycle) Default() {
 	}
 	if len(s.Sidecars) == 0 {
 		recognise := s.Catalog.Recognising()
-		for _, p := range s.Presets() {
+		for _, p := range preset.All(s.Catalog.Entries) {
 			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip,
 				Recognise: recognise, FromCatalog: recognise})
 		}
@@ -47,7 +47,7 @@ func (s *Spec) defaultSidecar(sc *Sidecar) {
 	if sc.Preset == "" {
 		sc.Preset = preset.None
 	}
-	p, ok := s.Preset(sc.Preset)
+	p, ok := s.preset(sc.Preset)
 	if !ok {
 		return // Validate reports the unknown preset.
 	}

@@ -219,28 +219,13 @@ type Catalog struct {
 	// Recognise, true by default, recognises each entry of the catalog, when no sidecars are listed, by its container names, its images and its injector's switches, and reports each; false applies each entry by its first container name only.
 	Recognise *bool `json:"recognise,omitempty"`
 	// Entries are sidecars of the config's own, with the fields of the built-in catalog's files; a sidecar names one as its preset, and with no sidecars listed each is recognised like the built-in ones.
-	Entries []preset.Entry `json:"entries,omitempty"`
+	Entries []CatalogEntry `json:"entries,omitempty"`
 }
 
-// Preset returns the named preset: an entry of the config's own, or of
+// preset returns the named preset: an entry of the config's own, or of
 // the built-in catalog.
-func (s *Spec) Preset(name string) (preset.Preset, bool) {
-	for _, e := range s.Catalog.Entries {
-		if e.Name == name {
-			return e.Preset(), true
-		}
-	}
-	return preset.Lookup(name)
-}
-
-// Presets lists the presets an empty sidecar list applies, in start order:
-// the built-in catalog's, then the config's own entries in their order.
-func (s *Spec) Presets() []preset.Preset {
-	out := preset.Catalog()
-	for _, e := range s.Catalog.Entries {
-		out = append(out, e.Preset())
-	}
-	return out
+func (s *Spec) preset(name string) (preset.Preset, bool) {
+	return preset.Resolve(s.Catalog.Entries, name)
 }
 
 // switchingPresets lists the presets whose catalog entry says how to
@@ -312,3 +297,7 @@ type PodSpecPath struct {
 	// Path is the pod spec's path, such as spec/template/spec.
 	Path string `json:"path"`
 }
+
+// CatalogEntry is one entry of spec.catalog.entries, in the format of the
+// built-in catalog's files (docs/catalog.md).
+type CatalogEntry = preset.Entry

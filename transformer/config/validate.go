@@ -110,7 +110,7 @@ func readyVariants(e preset.Entry) []preset.Variant {
 }
 
 func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, versionOK bool) {
-	p, ok := s.Preset(sc.Preset)
+	p, ok := s.preset(sc.Preset)
 	if !ok {
 		add(at+".preset", fmt.Sprintf("unknown preset %q: use one of %s", sc.Preset, s.presetNames()))
 	}
@@ -132,7 +132,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 		return
 	}
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
-		add(at+".waitBeforeExit", NoSleepMessage(p, s.version))
+		add(at+".waitBeforeExit", noSleepMessage(p, s.version))
 	}
 }
 
@@ -163,26 +163,10 @@ func validateHealthCheck(add func(string, string), at string, sc *Sidecar, s *Sp
 	}
 }
 
-// NoSleepMessage is the message for an exit delay that cannot be written:
-// kubernetesVersion v has no sleep action and the sidecar has no
-// sleepCommand, because the preset's image has no sleep binary or because
-// the config set sleepCommand to an empty list. It offers only what works
-// at v: mode native from 1.29, and the sidecar's own exit setting.
-func NoSleepMessage(p preset.Preset, v Version) string {
-	why := fmt.Sprintf("the %s image has no sleep binary", p.Name)
-	sleep := "give sleepCommand (a sleep binary the image has)"
-	fixes := []string{fmt.Sprintf("set kubernetesVersion to 1.%d or newer (the lifecycle sleep action)", SleepActionMinor)}
-	if v.AtLeast(NativeSidecarMinor) {
-		fixes = append(fixes, "use mode native (kubelet stops native sidecars after the application)")
-	}
-	fixes = append(fixes, sleep)
-	if p.NoSleep != "" {
-		fixes = append(fixes, "drop waitBeforeExit and "+p.NoSleep)
-	} else {
-		fixes = append(fixes, "drop waitBeforeExit")
-	}
-	last := len(fixes) - 1
-	return fmt.Sprintf("%s and kubernetesVersion %s has no sleep action: %s, or %s", why, v, strings.Join(fixes[:last], ", "), fixes[last])
+// noSleepMessage is the message for an exit delay that cannot be written
+// at kubernetesVersion v (see preset.Preset.NoSleepMessage).
+func noSleepMessage(p preset.Preset, v Version) string {
+	return p.NoSleepMessage(v.String(), SleepActionMinor, v.AtLeast(NativeSidecarMinor))
 }
 
 func validateSelector(add func(string, string), at string, sel Selector) {
