@@ -15,7 +15,6 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
@@ -89,19 +88,8 @@ func mayNameNamespace(line []byte) bool {
 	return bytes.Contains(line, []byte("Namespace")) || bytes.IndexByte(line, '\\') >= 0
 }
 
-// noteNamespaces hands the marked items to the engine's Namespace pre-pass,
-// one by one. An item that does not parse is left to the main pass, which
-// reports it.
-func noteNamespaces(e *engine.Engine, marked []int, parse func(i int) (*yaml.RNode, error)) {
-	for _, i := range marked {
-		if item, err := parse(i); err == nil && item != nil {
-			e.NoteNamespace(item)
-		}
-	}
-}
-
 // mayBeNamespace is the parse of the streaming path's Namespace pre-pass
-// (see noteNamespaces): it parses item i unless stream.ScanItem reads
+// (see engine.Pass): it parses item i unless stream.ScanItem reads
 // the item's kind, and that kind is neither Namespace nor a List, whose
 // entries may be Namespaces; it returns nil then. An item is marked for
 // a backslash anywhere in it, and a workload's value may well hold one:

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -52,22 +51,11 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
 	defer docs.Close()
-	noteNamespaces(e, docs.Marked, func(i int) (*yaml.RNode, error) {
-		d, err := readDocument(docs, i)
-		if err != nil || d.doc == nil {
-			return nil, err
-		}
-		return yaml.NewRNode(d.doc.Content[0]), nil
-	})
-	out, pass, err := plainPass(docs, e)
-	if errors.Is(err, engine.ErrRestart) {
-		out, pass, err = plainPass(docs, e)
-	}
+	out, pass, closing, err := plainPass(docs, e)
 	if err != nil {
 		return Report{}, err
 	}
 	defer out.Close()
-	closing := e.Close()
 	rep, err := newReport(append(pass.problems, closing...), e.Shown())
 	rep.Lines = append(pass.lines, pass.linesOf(report.Problems(closing))...)
 	if err != nil {
@@ -146,38 +134,49 @@ func resourceKey(root *yaml.Node) string {
 	return refKey(scalar(root, "kind"), scalar(meta, "namespace"), scalar(meta, "name"))
 }
 
-// plainPass edits and encodes every document in order, into a spool. It
-// stops with engine.ErrRestart when the engine meets the run's first
-// failed item, and at the first document that is not valid YAML.
-func plainPass(docs *stream.Documents, e *engine.Engine) (*stream.Spool, *plainResults, error) {
+// plainPass edits and encodes every document in order, into a spool (see
+// engine.Run), and returns it with the problems and the closing results.
+// It stops at the first document that is not valid YAML. A run with a
+// failed item writes nothing, so the documents written before it stay as
+// they are in the spool, which is dropped.
+func plainPass(docs *stream.Documents, e *engine.Engine) (*stream.Spool, *plainResults, fn.Results, error) {
 	out := stream.NewSpool(spoolLimit)
 	p := &plainResults{resources: map[string]int{}}
-	err := stream.Map(docs.Len(), 64, func(i int) (plainDocument, error) {
-		return document(docs, e, i)
-	}, func(_ int, d plainDocument) error {
-		if d.edit != nil {
-			written, err := e.Add(*d.edit)
-			if err != nil {
-				return err
+	closing, err := engine.Run(e, engine.Pass[plainDocument]{
+		Len: docs.Len(), Window: 64,
+		Marked: docs.Marked, ParseMarked: func(i int) (*yaml.RNode, error) {
+			d, err := readDocument(docs, i)
+			if err != nil || d.doc == nil {
+				return nil, err
 			}
-			p.add(d, written.Results)
-			p.addResources(d)
-		}
-		for _, piece := range d.text {
-			if _, err := out.Write(piece); err != nil {
-				return err
+			return yaml.NewRNode(d.doc.Content[0]), nil
+		},
+		Prepare: func(i int) (plainDocument, *engine.Edit, error) {
+			d, err := document(docs, e, i)
+			return d, d.edit, err
+		},
+		Write: func(_ int, d plainDocument, w *engine.Written) error {
+			if w != nil {
+				p.add(d, w.Results)
+				p.addResources(d)
 			}
-		}
-		return nil
+			for _, piece := range d.text {
+				if _, err := out.Write(piece); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Failed: func(int) error { return nil },
 	})
 	if err == nil {
 		err = out.Flush()
 	}
 	if err != nil {
 		out.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return out, p, nil
+	return out, p, closing, nil
 }
 
 // plainDocument is one document as the plain stream writes it: its text,

@@ -30,9 +30,10 @@ func (d *declined) Error() string { return "the streaming path declined the inpu
 // the config is loaded before any item is edited, wherever the
 // functionConfig sits. Items that may be Namespaces are noted first. Then
 // every item is parsed, edited and encoded concurrently and appended, in
-// order, to a spool; the results go to another. Output reaches w only at the
-// end, because an item that fails means every item must be written as it
-// came in: the engine then restarts the pass (see engine.Engine). A
+// order, to a spool; the results go to another (see engine.Run). Output
+// reaches w only at the end, because an item that fails means every item
+// must be written as it came in: the items before it are then written
+// again from their text (see pass.rewrite). A
 // spool that cannot move to its temporary file is an error, with nothing
 // written: the whole-list path would hold everything in memory.
 func streamed(in *stream.Input, w io.Writer) (Report, error) {
@@ -56,11 +57,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		}
 	}
 	e := engine.Start(configNode(fc))
-	noteNamespaces(e, l.Marked, mayBeNamespace(in))
-	out, err := streamPass(in, e)
-	if errors.Is(err, engine.ErrRestart) {
-		out, err = streamPass(in, e)
-	}
+	out, closing, err := streamPass(in, e)
 	var parseErr *stream.ParseError
 	if errors.As(err, &parseErr) {
 		return Report{}, &declined{parseErr.Error()}
@@ -69,7 +66,6 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		return Report{}, err
 	}
 	defer out.close()
-	closing := e.Close()
 	text, err := stream.ResultsText(closing)
 	if err != nil {
 		return Report{}, fmt.Errorf("encoding the results: %w", err)
@@ -125,55 +121,130 @@ func (p *pass) close() {
 	p.results.Close()
 }
 
-// encoded is one item as the streaming path writes it; passed is set for
-// an item written as it came, with no edit (see untouchedItem).
+// encoded is one item as the streaming path writes it: its edit, unless
+// it is written as it came without being read (see untouchedItem).
 type encoded struct {
 	edit          engine.Edit
 	text, results []byte
-	passed        bool
 }
 
-// streamPass edits and encodes every item in order. It stops with
-// engine.ErrRestart when the engine meets the run's first failed
-// item, with a *stream.ParseError for an item that does not parse alone,
-// and with any read or spool error.
-func streamPass(in *stream.Input, e *engine.Engine) (*pass, error) {
+// streamPass edits and encodes every item in order (see engine.Run) and
+// returns them with the closing results. It stops with a
+// *stream.ParseError for an item that does not parse alone, and with any
+// read or spool error.
+func streamPass(in *stream.Input, e *engine.Engine) (*pass, fn.Results, error) {
 	p := &pass{items: stream.NewSpool(spoolLimit), results: stream.NewSpool(spoolLimit)}
-	err := stream.Map(in.Layout.Len(), 32, func(i int) (encoded, error) {
-		text, ok, err := untouchedItem(in, e, i)
-		if err != nil || ok {
-			return encoded{text: text, passed: true}, err
-		}
-		if enc, ok := editElided(in, e, i, text); ok {
-			return enc, nil
-		}
-		return editItem(in, e, i, text)
-	}, func(_ int, enc encoded) error {
-		if enc.passed {
-			_, err := p.items.Write(enc.text)
-			return err
-		}
-		written, err := e.Add(enc.edit)
-		if err != nil {
-			return err
-		}
-		if _, err := p.items.Write(enc.text); err != nil {
-			return err
-		}
-		if _, err := p.results.Write(enc.results); err != nil {
-			return err
-		}
-		p.problems = append(p.problems, report.Problems(written.Results)...)
-		return nil
+	closing, err := engine.Run(e, engine.Pass[encoded]{
+		Len: in.Layout.Len(), Window: 32,
+		Marked: in.Layout.Marked, ParseMarked: mayBeNamespace(in),
+		Prepare: func(i int) (encoded, *engine.Edit, error) {
+			text, ok, err := untouchedItem(in, e, i)
+			if err != nil || ok {
+				return encoded{text: text}, nil, err
+			}
+			enc, ok := editElided(in, e, i, text)
+			if !ok {
+				enc, err = editItem(in, e, i, text)
+			}
+			return enc, &enc.edit, err
+		},
+		Write: func(i int, enc encoded, w *engine.Written) error {
+			return p.write(in, e, i, enc, w)
+		},
+		Failed: func(k int) error { return p.rewrite(in, e, k) },
 	})
 	if err == nil {
 		err = p.items.Flush()
 	}
 	if err != nil {
 		p.close()
+		return nil, nil, err
+	}
+	return p, closing, nil
+}
+
+// write writes item i as the engine says (w; nil for an item passed
+// through unread): the text Prepare encoded, or, when the run learnt of a
+// failed item since, the item as it came with its results in a failed
+// run.
+func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *engine.Written) error {
+	if w == nil {
+		_, err := p.items.Write(enc.text)
+		return err
+	}
+	if prepared := enc.edit.Written(); prepared.Node != w.Node || len(prepared.Results) != len(w.Results) {
+		var err error
+		if enc.text, err = asItCame(in, e, i); err != nil {
+			return err
+		}
+		if enc.results, err = resultsText(w.Results); err != nil {
+			return err
+		}
+	}
+	if _, err := p.items.Write(enc.text); err != nil {
+		return err
+	}
+	if _, err := p.results.Write(enc.results); err != nil {
+		return err
+	}
+	p.problems = append(p.problems, report.Problems(w.Results)...)
+	return nil
+}
+
+// rewrite writes the k items written so far again as they came, with their
+// results in a failed run: their warnings and errors, all of which
+// p.problems holds.
+func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
+	p.close()
+	p.items, p.results = stream.NewSpool(spoolLimit), stream.NewSpool(spoolLimit)
+	for i := range k {
+		text, err := asItCame(in, e, i)
+		if err != nil {
+			return err
+		}
+		if _, err := p.items.Write(text); err != nil {
+			return err
+		}
+	}
+	text, err := resultsText(p.problems)
+	if err != nil {
+		return err
+	}
+	_, err = p.results.Write(text)
+	return err
+}
+
+// asItCame is item i's text as the streaming path writes an item it does
+// not change: its own text when the writer writes it so (see
+// untouchedItem), else the encoding of its parse.
+func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
+	text, ok, err := untouchedItem(in, e, i)
+	if err != nil || ok {
+		return text, err
+	}
+	var item *yaml.RNode
+	if text != nil {
+		item, err = in.ParseItemText(i, text)
+	} else {
+		item, err = in.ParseItem(i)
+	}
+	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	return stream.ItemText(item)
+}
+
+// resultsText is the results' entries as the list writes them, or nothing
+// for no results.
+func resultsText(results fn.Results) ([]byte, error) {
+	if len(results) == 0 {
+		return nil, nil
+	}
+	text, err := stream.ResultsText(results)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the results: %w", err)
+	}
+	return text, nil
 }
 
 // editItem parses, checks, edits and encodes item i, whose text is given
@@ -207,10 +278,8 @@ func encode(ed engine.Edit) (encoded, error) {
 	w := ed.Written()
 	out := encoded{edit: ed}
 	var err error
-	if len(w.Results) > 0 {
-		if out.results, err = stream.ResultsText(w.Results); err != nil {
-			return encoded{}, fmt.Errorf("encoding the results: %w", err)
-		}
+	if out.results, err = resultsText(w.Results); err != nil {
+		return encoded{}, err
 	}
 	if out.text, err = stream.ItemText(w.Node); err != nil {
 		return encoded{}, fmt.Errorf("encoding an item: %w", err)

@@ -32,9 +32,10 @@ import (
 //
 // When an item fails, nothing is changed: every item is written as it
 // came. A run learns of a failure only when Add reaches the failing item;
-// Add then returns ErrRestart, and the driver drops what it wrote and hands
-// every item again, from the first, to Edit and Add of the same Engine,
-// which now writes each one as it came.
+// Add then returns what to write for it in a failed run, and reports that
+// the items before it, already written, are to be written again as they
+// came (Run tells the driver). Edits made before then stand: Add writes
+// each as the run now knows it, so no item is read or edited twice.
 //
 // An item that is a List (see list.Items), as `kubectl get -o yaml|json`
 // prints one, is read as its entries: each is edited, reported, counted
@@ -66,10 +67,11 @@ type Engine struct {
 	shown  bool
 }
 
-// ErrRestart is returned by Add for the first failed item of a run: the
-// driver must drop what it wrote and hand every item to Edit and Add again,
-// from the first.
-var ErrRestart = errors.New("an item failed: every item is written again as it came")
+// errFirstFailure is returned by Add, with what to write, for the run's
+// first failed item: the items before it, written already, must be
+// written again as they came, with only their warnings and errors (see
+// Run).
+var errFirstFailure = errors.New("an item failed: the items before it are written again as they came")
 
 // Start loads the functionConfig (nil or empty for the defaults) and
 // returns the Engine of one run. A config that does not load gives an
@@ -244,21 +246,24 @@ type Written struct {
 }
 
 // Add takes the next item's edit, in input order, counts it and returns
-// what to write. For the first failed item of the run it returns
-// ErrRestart instead, and forgets every edit it took: see Engine.
+// what to write, as the run now knows whether an item fails. For the run's
+// first failed item it also returns errFirstFailure: see Engine.
 func (e *Engine) Add(ed Edit) (Written, error) {
+	var err error
 	if ed.Failed() && !e.failed.Load() {
 		e.failed.Store(true)
-		e.summary, e.budget, e.owners, e.shared, e.shown = summary{}, budget.Collector{}, owners{}, shared{}, false
-		return Written{}, ErrRestart
+		err = errFirstFailure
+	}
+	if ed.inFailedRun != e.failed.Load() {
+		e.write(&ed)
 	}
 	e.shown = e.shown || shownByOrchestrator(ed.input)
 	if e.cfgErr != nil {
-		return ed.written, nil
+		return ed.written, err
 	}
 	if !ed.list {
 		e.count(ed)
-		return ed.written, nil
+		return ed.written, err
 	}
 	for _, entry := range ed.entries {
 		e.count(entry)
@@ -266,7 +271,7 @@ func (e *Engine) Add(ed Edit) (Written, error) {
 	if ed.result.Log.Failed() {
 		e.summary.add(outcomeFailed) // the List itself
 	}
-	return ed.written, nil
+	return ed.written, err
 }
 
 // count counts an item that is not a List: in the summary, the budget and
@@ -348,7 +353,7 @@ func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	out := make([]*yaml.RNode, len(items))
 	var results fn.Results
 	for i := range edits {
-		e.write(&edits[i]) // the run knows whether an item fails: Add does not restart
+		e.write(&edits[i]) // with the node KeepAliases gave; the run knows whether an item fails
 		w, _ := e.Add(edits[i])
 		out[i] = w.Node
 		results = append(results, w.Results...)

@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,25 +60,67 @@ func TestFilterErrorIsEscaped(t *testing.T) {
 	}
 }
 
-// TestEngineRestartsOnTheFirstFailure: the engine hands out edited items
-// until an item fails, then asks for every item again and writes each as
-// it came, without the changes it would have made; the summary counts
-// every item once.
-func TestEngineRestartsOnTheFirstFailure(t *testing.T) {
-	in := items(t, strings.Replace(shopPod, "namespace: shop", "namespace: web", 1), twicePod, shopPod)
-	e := engine.New(krmtest.Config(t, "")).Start()
-	first, err := e.Add(e.Edit(in[0]))
-	if err != nil || first.Node == in[0] {
-		t.Fatalf("first item: err %v, edited %v; want it edited", err, first.Node != in[0])
+// memoryPass is a Pass over items held in memory: it records what is
+// written for each item, how often each is prepared, and where the run
+// learnt of a failure.
+type memoryPass struct {
+	items    []*yaml.RNode
+	prepared []int
+	written  []*engine.Written
+	failedAt int
+}
+
+func (m *memoryPass) pass(e *engine.Engine) engine.Pass[int] {
+	m.prepared, m.written, m.failedAt = make([]int, len(m.items)), make([]*engine.Written, len(m.items)), -1
+	return engine.Pass[int]{
+		Len: len(m.items), Window: 1,
+		Prepare: func(i int) (int, *engine.Edit, error) {
+			m.prepared[i]++
+			ed := e.Edit(m.items[i])
+			return i, &ed, nil
+		},
+		Write: func(i int, _ int, w *engine.Written) error {
+			m.written[i] = w
+			return nil
+		},
+		Failed: func(k int) error {
+			if m.failedAt >= 0 {
+				return fmt.Errorf("told twice of a failure: at %d and %d", m.failedAt, k)
+			}
+			m.failedAt = k
+			for i := range k {
+				m.written[i] = nil // to be written again as it came
+			}
+			return nil
+		},
 	}
-	if _, err := e.Add(e.Edit(in[1])); !errors.Is(err, engine.ErrRestart) {
-		t.Fatalf("failed item: Add = %v, want ErrRestart", err)
+}
+
+// TestRunOnTheFirstFailure: the run hands out edited items until an item
+// fails, then tells the driver to write the items before it again as they
+// came, and writes every item from there as it came, without the changes
+// it would have made; no item is prepared twice, and the summary counts
+// every item once.
+func TestRunOnTheFirstFailure(t *testing.T) {
+	m := &memoryPass{items: items(t, strings.Replace(shopPod, "namespace: shop", "namespace: web", 1), twicePod, shopPod)}
+	e := engine.New(krmtest.Config(t, "")).Start()
+	closing, err := engine.Run(e, m.pass(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.failedAt != 1 {
+		t.Fatalf("told of the failure at %d, want 1", m.failedAt)
+	}
+	if !slices.Equal(m.prepared, []int{1, 1, 1}) {
+		t.Errorf("items prepared %v times, want once each", m.prepared)
+	}
+	if m.written[0] != nil {
+		t.Error("the item before the failure was written again by the run: the driver writes it as it came")
 	}
 	var problems []string
-	for i, item := range in {
-		w, err := e.Add(e.Edit(item))
-		if err != nil || w.Node != item {
-			t.Fatalf("item %d again: err %v; written as it came: %v", i, err, w.Node == item)
+	for i, w := range m.written[1:] {
+		if w.Node != m.items[i+1] || w.Changed {
+			t.Errorf("item %d not written as it came", i+1)
 		}
 		for _, r := range w.Results {
 			problems = append(problems, string(r.Severity)+": "+report.Line(r))
@@ -85,7 +129,6 @@ func TestEngineRestartsOnTheFirstFailure(t *testing.T) {
 	if len(problems) != 1 || !strings.HasPrefix(problems[0], `error: Pod "bad\nname": `) {
 		t.Errorf("results %q, want the one error and no changes", problems)
 	}
-	closing := e.Close()
 	if msg := closing[len(closing)-1].Message; msg != "ordered 2 workloads, converted 0 to native sidecars, annotated 0, skipped 0; 1 resource failed, so nothing was changed" {
 		t.Errorf("summary %q", msg)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -66,28 +65,21 @@ func TestSharedWarningSaidOnce(t *testing.T) {
 	}
 }
 
-// TestSharedWarningAfterRestart: a run that learns of a failed item late
-// and hands every item again counts each workload of a shared warning
-// once, not once per pass.
-func TestSharedWarningAfterRestart(t *testing.T) {
-	in := items(t, append(shippers(2), twicePod)...)
+// TestSharedWarningAfterAFailure: a run that learns of a failed item late
+// counts each workload of a shared warning once.
+func TestSharedWarningAfterAFailure(t *testing.T) {
+	m := &memoryPass{items: items(t, append(shippers(2), twicePod)...)}
 	e := engine.New(krmtest.Config(t, "")).Start()
-	for _, item := range in {
-		e.NoteNamespace(item)
+	closing, err := engine.Run(e, m.pass(e))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var results fn.Results
-	for i := 0; i < len(in); i++ {
-		w, err := e.Add(e.Edit(in[i]))
-		if errors.Is(err, engine.ErrRestart) {
-			results, i = nil, -1
-			continue
-		}
-		results = append(results, w.Results...)
+	if m.failedAt < 0 {
+		t.Fatal("the run met no failed item")
 	}
-	results = append(results, e.Close()...)
-	once := containing(results, noWait)
+	once := containing(closing, noWait)
 	if len(once) != 1 || !strings.HasSuffix(once[0].Message, "(4 workloads: Pod shop/web-0, Pod shop/web-1, Job shop/migrate-0, and 1 more)") {
-		t.Errorf("after the restart: %v, want one warning about 4 workloads", once)
+		t.Errorf("after the failure: %v, want one warning about 4 workloads", once)
 	}
 }
 
