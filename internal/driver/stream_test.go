@@ -612,3 +612,37 @@ func TestCRLFReadsAsLF(t *testing.T) {
 		})
 	}
 }
+
+// TestLateFailureMatchesWholeList: an item that fails after items the run
+// changed (a small workload, one large enough to be edited elided, a
+// List, a Service passed through unread), in mutate and validate, makes
+// the streaming path write every item as the whole-list path does: as it
+// came, with only the warnings and errors, from the items' text rather
+// than a second pass.
+func TestLateFailureMatchesWholeList(t *testing.T) {
+	pod := func(name string) string {
+		return "- apiVersion: v1\n  kind: Pod\n  metadata: {name: " + name + "}\n  spec:\n    containers:\n    - name: app\n    - name: linkerd-proxy\n"
+	}
+	big := "- apiVersion: v1\n  kind: Pod\n  metadata: {name: big}\n  spec:\n    containers:\n    - name: app\n      env:\n" +
+		strings.Repeat("      - {name: K, value: \"0123456789012345678901234567890123456789\"}\n", 300<<10/60) + "    - name: linkerd-proxy\n"
+	list := "- apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: Pod\n    metadata: {name: entry}\n    spec:\n      containers: [{name: app}, {name: linkerd-proxy}]\n"
+	service := "- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n  spec: {ports: [{port: 80}]}\n"
+	failing := "- apiVersion: v1\n  kind: Pod\n  metadata: {name: twice}\n  spec:\n    containers: [{name: a}, {name: a}]\n"
+	for _, action := range []string{"mutate", "validate"} {
+		for _, order := range [][]string{
+			{pod("a"), big, service, list, failing, pod("b")},
+			{failing, pod("a"), big},
+			{pod("a"), pod("b"), failing},
+		} {
+			in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + strings.Join(order, "") +
+				"functionConfig:\n  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec: {action: " + action + "}\n"
+			streamed, problem := compareRuns([]byte(in))
+			if !streamed {
+				t.Errorf("%s: the streaming path declined the list", action)
+			}
+			if problem != "" {
+				t.Errorf("%s, %d items: %s", action, len(order), problem)
+			}
+		}
+	}
+}
