@@ -9,6 +9,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -49,7 +50,7 @@ func BenchmarkItem(b *testing.B) {
 	tr := New(benchConfig(b))
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := tr.item(item, nil); r.outcome != outcomeOrdered {
+		if r := tr.edit1(item); r.outcome != outcomeOrdered {
 			b.Fatalf("outcome %v, want Ordered", r.outcome)
 		}
 	}
@@ -70,7 +71,7 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := stream.ItemText(tr.item(item, nil).Node); err != nil {
+		if _, err := stream.ItemText(tr.edit1(item).Node); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -88,8 +89,14 @@ func BenchmarkItemZeroConfig(b *testing.B) {
 	tr := New(cfg)
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := tr.item(item, nil); r.outcome != outcomeOrdered {
+		if r := tr.edit1(item); r.outcome != outcomeOrdered {
 			b.Fatalf("outcome %v, want Ordered", r.outcome)
 		}
 	}
+}
+
+// edit1 edits one item as Engine.Edit does, with no Namespace noted.
+func (t *Transformer) edit1(item *yaml.RNode) itemResult {
+	w, _ := workload.Find(item, t.Config.Spec.PodSpecPaths)
+	return t.item(item, w, nil)
 }

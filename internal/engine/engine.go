@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -187,17 +188,21 @@ func (e *Engine) Edit(item *yaml.RNode) Edit {
 
 // editItem edits one item that is not a List; what to write is not set.
 func (e *Engine) editItem(item *yaml.RNode) Edit {
-	m := e.t.member(item)
+	w, _ := workload.Find(item, e.t.Config.Spec.PodSpecPaths)
+	m := e.t.member(item, w)
 	if m != nil && m.left {
 		r := itemResult{Node: item}
 		// Not checked, but read: a duplicate key is an error wherever it is.
-		if _, _, err := e.t.prepare(item); err != nil {
+		if _, _, err := e.t.prepare(item, w); err != nil {
 			r.outcome = outcomeFailed
 			r.Log.Fail("%v", err)
 		}
 		return Edit{input: item, result: r, member: m}
 	}
-	r := e.t.item(item, e.namespaces)
+	r := e.t.item(item, w, e.namespaces)
+	if r.fact != nil {
+		return Edit{input: item, result: r, fact: *r.fact, member: m}
+	}
 	factOf := r.outcome
 	if factOf == outcomeFailed {
 		factOf = outcomeUntouched

@@ -132,7 +132,7 @@ func TestSkipFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := New(krmtest.Config(t, cfg)).item(items[0], nil); r.outcome != outcomeOrdered {
+	if r := New(krmtest.Config(t, cfg)).edit1(items[0]); r.outcome != outcomeOrdered {
 		t.Errorf("outcome %v, errors %q; want ordered", r.outcome, r.Log.Errors)
 	}
 }

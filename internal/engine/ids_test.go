@@ -27,7 +27,7 @@ func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := New(cfg)
-	got := tr.item(changed, nil)
+	got := tr.edit1(changed)
 	if got.outcome != outcomeOrdered {
 		t.Fatalf("outcome %v, want Ordered", got.outcome)
 	}
@@ -39,7 +39,7 @@ func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
 			t.Errorf("the input item lost %s: the edit must be on a copy", key)
 		}
 	}
-	kept := tr.item(untouched, nil)
+	kept := tr.edit1(untouched)
 	for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
 		if kept.Node.GetAnnotations()[key] != "2" {
 			t.Errorf("unchanged item lost %s", key)
@@ -86,7 +86,7 @@ func TestDropOrchestratorIDsCannotFail(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			item := krmtest.Parse(t, deployment(tc.metadata))
-			res := tr.item(item, nil)
+			res := tr.edit1(item)
 			if _, err := item.Copy().Pipe(yaml.ClearAnnotation(kioutil.IdAnnotation)); (err != nil) != tc.kyamlFails {
 				t.Errorf("clearing an annotation of the input: %v; want an error: %v", err, tc.kyamlFails)
 			}

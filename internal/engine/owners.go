@@ -29,11 +29,10 @@ type member struct {
 	left bool
 }
 
-// member is the workload's member, or nil for an item that is not a
-// workload.
-func (t *Transformer) member(item *yaml.RNode) *member {
-	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
-	if !ok {
+// member is the member of the item's workload w, or nil for an item that
+// is not a workload (w nil).
+func (t *Transformer) member(item *yaml.RNode, w *workload.Workload) *member {
+	if w == nil {
 		return nil
 	}
 	meta, _ := item.GetMeta()

@@ -61,6 +61,10 @@ type plan struct {
 	// injectedPresets are the presets of the sidecars found to be added at
 	// admission, set by the edit.
 	injectedPresets []string
+	// edited is the pod as the edit leaves it, read once for the
+	// termination budget (checkBudget and the item's fact); set by the
+	// edit, nil where it returned before its filters.
+	edited *budget.Pod
 }
 
 // newPlan resolves the config and the workload's override annotations, and

@@ -36,10 +36,10 @@ func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
 	return out
 }
 
-// checkBudget reports, in ordered mode, each sidecar of the edited pod spec
+// checkBudget reports, in ordered mode, each sidecar of the edited pod
 // and each injected one that leaves before the application's preStop ends
 // (native sidecars are ordered by kubelet).
-func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPlan, p plan, log *report.Log) {
+func (t *Transformer) checkBudget(edited budget.Pod, found, injected []sidecarPlan, p plan, log *report.Log) {
 	if p.mode == config.ModeNative || len(found)+len(injected) == 0 {
 		return
 	}
@@ -48,7 +48,7 @@ func (t *Transformer) checkBudget(spec *yaml.RNode, found, injected []sidecarPla
 		exits[i] = sc.exit
 	}
 	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
-	for _, msg := range budget.ReadPod(spec, p.sidecarNames()).OrderedBreaks(exits, longestExit) {
+	for _, msg := range edited.OrderedBreaks(exits, longestExit) {
 		log.Break("%s", msg)
 	}
 }
@@ -71,14 +71,18 @@ func (t *Transformer) fact(node *yaml.RNode, outcome outcome, sidecars map[strin
 	if err != nil || spec == nil || spec.YNode().Kind != yaml.MappingNode {
 		return budget.Fact{}
 	}
-	var labels map[string]string
-	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
-		labels = budget.Labels(meta)
-	}
 	if sidecars == nil {
 		sidecars = t.sidecarNames(spec)
 	}
-	pod := budget.ReadPod(spec, sidecars)
+	return workloadFact(w, r, budget.ReadPod(spec, sidecars))
+}
+
+// workloadFact is the fact of workload w, whose pod is read as pod.
+func workloadFact(w *workload.Workload, r budget.Ref, pod budget.Pod) budget.Fact {
+	var labels map[string]string
+	if meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...); err == nil && meta != nil {
+		labels = budget.Labels(meta)
+	}
 	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
 }
 
@@ -87,6 +91,9 @@ func (t *Transformer) fact(node *yaml.RNode, outcome outcome, sidecars map[strin
 // recognition found; ok is false for an item that is not a workload or
 // has no pod spec.
 func (e *Engine) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
+	if ed.result.pod != nil {
+		return *ed.result.pod, true // as the edit read it
+	}
 	w, found := workload.Find(ed.Node(), e.t.Config.Spec.PodSpecPaths)
 	if !found {
 		return budget.Pod{}, false

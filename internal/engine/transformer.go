@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/annotate"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/distroless"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
@@ -39,6 +40,11 @@ type itemResult struct {
 	// injected are the presets of the sidecars its injectors add at
 	// admission, as the run found them.
 	injected []string
+	// fact is what the termination budget keeps of a workload the edit
+	// read to its end, and pod that read (see plan.edited); nil for any
+	// other item.
+	fact *budget.Fact
+	pod  *budget.Pod
 }
 
 // Transformer applies a loaded config to resources. It holds no state of
@@ -66,15 +72,19 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 // anywhere in the item is an error. A workload with anchors, aliases or
 // merge keys is read, edited and written expanded (see yamlshape.Expand);
 // one left as it was keeps them. Either is returned with its comments where
-// they read back the same (see yamlshape.Stable).
-func (t *Transformer) item(item *yaml.RNode, ns namespaces) itemResult {
-	work, shape, err := t.prepare(item)
+// they read back the same (see yamlshape.Stable). w is the item's
+// workload (workload.Find), or nil for an item that is not one.
+func (t *Transformer) item(item *yaml.RNode, w *workload.Workload, ns namespaces) itemResult {
+	work, shape, err := t.prepare(item, w)
 	if err != nil {
 		res := itemResult{Node: item, outcome: outcomeFailed}
 		res.Log.Fail("%v", err)
 		return res
 	}
-	res := t.edited(work, ns)
+	if work != item { // expanded: the workload is read from the expansion
+		w, _ = workload.Find(work, t.Config.Spec.PodSpecPaths)
+	}
+	res := t.edited(work, w, ns)
 	if res.Node == work {
 		res.Node = item
 	}
@@ -90,12 +100,12 @@ func (t *Transformer) item(item *yaml.RNode, ns namespaces) itemResult {
 // prepare checks an item for duplicate keys and aliases that expand beyond
 // bounds; a workload with anchors, aliases or merge keys is returned
 // expanded, to be read and edited.
-func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, error) {
+func (t *Transformer) prepare(item *yaml.RNode, w *workload.Workload) (*yaml.RNode, yamlshape.Shape, error) {
 	shape, err := yamlshape.Walk(item.YNode())
 	if err != nil || !shape.Anchored {
 		return item, shape, err
 	}
-	if _, ok := workload.Find(item, t.Config.Spec.PodSpecPaths); !ok {
+	if w == nil {
 		return item, shape, yamlshape.CheckSize(item.YNode())
 	}
 	expanded, err := yamlshape.Expand(item.YNode())
@@ -105,13 +115,13 @@ func (t *Transformer) prepare(item *yaml.RNode) (*yaml.RNode, yamlshape.Shape, e
 	return yaml.NewRNode(expanded), shape, nil
 }
 
-// edited edits one item that prepare returned.
-func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
+// edited edits one item that prepare returned, whose workload is w (nil
+// for an item that is not one).
+func (t *Transformer) edited(item *yaml.RNode, w *workload.Workload, ns namespaces) itemResult {
 	if errs := namespaceErrors(item); len(errs) > 0 {
 		return failed(item, errs)
 	}
-	w, ok := workload.Find(item, t.Config.Spec.PodSpecPaths)
-	if !ok || !workload.Selected(w, t.Config.Spec.Targets) {
+	if w == nil || !workload.Selected(w, t.Config.Spec.Targets) {
 		return itemResult{Node: item}
 	}
 	skip, errs := checkWorkload(w, ns.skips(w.Namespace))
@@ -145,6 +155,11 @@ func (t *Transformer) edited(item *yaml.RNode, ns namespaces) itemResult {
 		res.Node, res.outcome = copied.Node, outcome
 	case outcome == outcomeSkipped:
 		res.outcome = outcomeSkipped
+	}
+	if p.edited != nil && res.outcome != outcomeSkipped && res.outcome != outcomeFailed {
+		resRef, file := ref(item)
+		fact := workloadFact(&copied, budget.Ref{Resource: resRef, File: file}, *p.edited)
+		res.fact, res.pod = &fact, p.edited
 	}
 	return res
 }
@@ -218,7 +233,9 @@ func (t *Transformer) edit(w *workload.Workload, pp *plan, log *report.Log) (out
 	if err := inPodMeta(w, spec, found, p, log); err != nil {
 		return outcomeUntouched, false, err
 	}
-	t.checkBudget(spec, found, injected, p, log)
+	edited := budget.ReadPod(spec, p.sidecarNames())
+	pp.edited = &edited
+	t.checkBudget(edited, found, injected, p, log)
 	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {
 		return outcome, false, nil
 	}
