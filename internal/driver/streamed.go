@@ -269,7 +269,20 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 	if err := checkItem(item.YNode()); err != nil {
 		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
 	}
-	return encode(e.Edit(item))
+	ed := e.Edit(item)
+	if w := ed.Written(); !w.Changed && text != nil && asWritten(text) {
+		results, err := resultsText(w.Results)
+		return encoded{edit: ed, text: text, results: results}, err
+	}
+	return encode(ed)
+}
+
+// asWritten reports whether an item's text is what the writer writes for
+// it (see stream.ScanItem): an item the run does not change is then
+// written as its text, which spares its encoding.
+func asWritten(text []byte) bool {
+	_, ok := stream.ScanItem(text)
+	return ok
 }
 
 // encode encodes what the engine writes for an edit: the item's text and
