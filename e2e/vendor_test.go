@@ -38,12 +38,24 @@ const (
 // during the application's drain are answered. Ports: the suite's base +
 // 20 to 51 (each proxy from its port: its lifecycle scenarios the first
 // six, the Cloud SQL proxy's env-configured ones the next three, its Jobs
-// four more), and 9801.
+// four more), and 9801. Every proxy runs offline: a watch of its
+// processes' sockets sees no remote address off this machine (see
+// socketWatch).
 func TestVendorProxies(t *testing.T) {
 	t.Parallel()
 	for _, v := range vendorProxies {
 		t.Run(v.program, func(t *testing.T) {
 			t.Parallel()
+			offline := summary.add(t, v.prefix+"-offline", "all")
+			ctx, stop := context.WithCancel(context.Background())
+			watch := watchSockets(ctx, v.program)
+			t.Cleanup(func() { // after every scenario below
+				stop()
+				if p := watch.check(); offline.check(p == "", "%s", p) {
+					offline.observed = watch.summary()
+				}
+				offline.done()
+			})
 			for i, variant := range []string{"unmodified", "ordered", "native"} {
 				port := suite.portBase + v.port + 2*i
 				t.Run("lifecycle-"+variant, func(t *testing.T) {
