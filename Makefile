@@ -97,7 +97,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
 	done
 
-catalog-table: ## Write the catalog tables of README.md and docs/catalog.md from internal/preset/catalog
+catalog-table: ## Write the generated tables of README.md, docs/catalog.md and docs/configuration.md from the catalog and the config
 	go run ./internal/preset/internal/gentable -root .
 
 clean: ## Remove bin/ (the binary and the installed tools)
