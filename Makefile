@@ -1,7 +1,8 @@
 # sidecar-lifecycle: build, test and run the examples.
 #
-# Only Go is needed on a fresh machine: `make tools` installs kustomize into
-# bin/. The kpt example needs kpt on PATH.
+# Only Go is needed on a fresh machine: `make tools` installs kustomize and
+# Helm into bin/, and, with npm, the Mermaid packages the chart test runs
+# with node. The kpt example needs kpt on PATH.
 
 SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
@@ -26,12 +27,16 @@ HELM3_VERSION := v3.22.0
 HELM4_VERSION := v4.3.1
 HELM3 := $(BIN)/helm3/helm
 HELM4 := $(BIN)/helm4/helm
+# Mermaid and marked for internal/explain's chart test, at the versions of
+# its lock file.
+MERMAID := $(BIN)/mermaid
+MERMAID_FILES := internal/explain/testdata/mermaid
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
 FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks
 FUZZTIME ?= 20s
 
-.PHONY: help build tools kustomize demo test verify e2e fuzz clean image image-test catalog-table
+.PHONY: help build tools kustomize mermaid demo test verify e2e fuzz clean image image-test catalog-table
 
 help: ## List the targets
 	@echo "Targets:"
@@ -40,7 +45,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: kustomize ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kpt
+tools: kustomize mermaid ## Install kustomize v5.8.2, Helm 3, Helm 4 and (with npm) Mermaid into bin/ and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -63,11 +68,28 @@ kustomize:
 		GOBIN=$(BIN) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
 	fi
 
+# The packages of $(MERMAID_FILES)/package-lock.json, installed with npm
+# into bin/mermaid when its copy of the lock file differs. Without npm the
+# chart test is skipped, and fails under CI=true.
+mermaid:
+	@if ! command -v npm >/dev/null 2>&1; then \
+		echo "npm is not on PATH: the chart test of internal/explain is skipped (it fails under CI=true)."; \
+	elif ! cmp -s $(MERMAID_FILES)/package-lock.json $(MERMAID)/package-lock.json || [ ! -f $(MERMAID)/node_modules/mermaid/package.json ]; then \
+		echo "installing $(MERMAID_FILES)/package-lock.json into $(MERMAID)"; \
+		rm -rf $(MERMAID).tmp && mkdir -p $(MERMAID).tmp && \
+		cp $(MERMAID_FILES)/package.json $(MERMAID_FILES)/package-lock.json $(MERMAID).tmp/ && \
+		(cd $(MERMAID).tmp && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --prefer-offline) && \
+		rm -rf $(MERMAID) && mv $(MERMAID).tmp $(MERMAID); \
+	fi
+
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function
 	$(KUSTOMIZE) build --enable-alpha-plugins --enable-exec examples/kustomize-exec
 
+# The tests that run the binary take the one `build` wrote.
+TEST_ENV := SIDECAR_LIFECYCLE_BINARY=$(BIN)/sidecar-lifecycle
+
 test: build tools ## Run every test: unit, golden and the examples with the real tools
-	go test -count=1 ./...
+	$(TEST_ENV) go test -count=1 ./...
 
 verify: ## Check formatting, run go vet, then test
 	@unformatted=$$(gofmt -l .); \
@@ -75,10 +97,11 @@ verify: ## Check formatting, run go vet, then test
 		echo "gofmt would change these files (run gofmt -w):"; echo "$$unformatted"; exit 1; \
 	fi
 	go vet ./...
+	go vet -tags bench ./bench/ ./fn/
 	$(MAKE) test
 
 e2e: build tools ## Run only the examples tests
-	go test -count=1 ./examples/...
+	$(TEST_ENV) go test -count=1 ./examples/...
 
 image: ## Build the container image IMAGE:TAG with docker, else podman
 	@if [ -z "$(CONTAINER_ENGINE)" ]; then \
@@ -86,8 +109,8 @@ image: ## Build the container image IMAGE:TAG with docker, else podman
 	fi
 	$(CONTAINER_ENGINE) build --build-arg VERSION=$(VERSION) -t $(IMAGE):$(TAG) .
 
-image-test: image tools ## Build the image, then run the container tests on it
-	SIDECAR_LIFECYCLE_IMAGE=$(IMAGE):$(TAG) KPT_FN_RUNTIME=$(CONTAINER_ENGINE) \
+image-test: image build tools ## Build the image, then run the container tests on it
+	$(TEST_ENV) SIDECAR_LIFECYCLE_IMAGE=$(IMAGE):$(TAG) KPT_FN_RUNTIME=$(CONTAINER_ENGINE) \
 		go test -count=1 -run '^TestContainer' -v ./examples/
 
 fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
@@ -97,7 +120,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
 	done
 
-catalog-table: ## Write the catalog tables of README.md and docs/catalog.md from internal/preset/catalog
+catalog-table: ## Write the generated tables of README.md, docs/catalog.md and docs/configuration.md from the catalog and the config
 	go run ./internal/preset/internal/gentable -root .
 
 clean: ## Remove bin/ (the binary and the installed tools)
@@ -120,7 +143,7 @@ BENCH_TABLE ?= yes
 BENCHTIME ?= 1s
 
 .PHONY: bench
-bench: build ## The performance table (docs/performance.md), the function against a kyaml identity round trip (BENCH_SIZES), then the Go benchmarks
+bench: build ## The performance table (docs/performance.md), the function against a kyaml identity round trip (BENCH_SIZES), the memory and collector tests, then the Go benchmarks
 	go build -o $(BIN)/kyaml-identity ./bench/identity
 	go build -o $(BIN)/yamlv3-identity ./bench/yamlv3
 	@if [ -n "$(BENCH_TABLE)" ]; then \
@@ -128,4 +151,5 @@ bench: build ## The performance table (docs/performance.md), the function agains
 		go run ./bench -table -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -yamlv3 $(BIN)/yamlv3-identity; \
 	fi
 	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
+	$(TEST_ENV) go test -tags bench -count=1 -run '^(TestMemoryBoundedOnEveryForm|TestLargeWorkloadElided|TestFollowLiveHeap)$$' ./bench/ ./fn/
 	go test ./internal/... ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)

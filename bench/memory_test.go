@@ -1,14 +1,15 @@
+//go:build bench
+
 package main
 
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/testbin"
 )
 
 // TestMemoryBoundedOnEveryForm runs the function binary on a list of a few
@@ -18,39 +19,15 @@ import (
 // the first's: within 1.5 times (2 for JSON). The whole-list path, which
 // took these forms before, needs 150 to 300 times the input. A form over
 // its bound is run once more and the better run counts, so that load on a
-// shared machine counts less.
+// shared machine counts less. Peak memory depends on the machine's load,
+// so `make bench` runs it (build tag bench); TestEveryFormRuns is its
+// functional part in the unit suite.
 func TestMemoryBoundedOnEveryForm(t *testing.T) {
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "sidecar-lifecycle")
-	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	const workloads = 1000
-	var lf, crlf, jsonList bytes.Buffer
-	for _, w := range []struct {
-		buf   *bytes.Buffer
-		write func(w *bytes.Buffer, n int) error
-	}{
-		{&lf, func(w *bytes.Buffer, n int) error { return corpus.Write(w, n) }},
-		{&crlf, func(w *bytes.Buffer, n int) error { return corpus.WriteCRLF(w, n) }},
-		{&jsonList, func(w *bytes.Buffer, n int) error { return corpus.WriteJSON(w, n) }},
-	} {
-		if err := w.write(w.buf, workloads); err != nil {
-			t.Fatal(err)
-		}
-	}
-	commented := strings.ReplaceAll(lf.String(), "\n- ", "\n# the next item\n\n- ")
-	commented = strings.Replace(commented, "\nfunctionConfig:", "\n# the end of the items\n\nfunctionConfig:", 1)
-	forms := []struct {
-		name  string
-		in    []byte
-		bound float64
-	}{
-		{"lf", lf.Bytes(), 0},
-		{"crlf", crlf.Bytes(), 1.5},
-		{"bom", append([]byte("\ufeff"), lf.Bytes()...), 1.5},
-		{"comments", []byte(commented), 1.5},
-		{"json", jsonList.Bytes(), 2},
+	binary := testbin.For(t)
+	forms, err := inputForms(1000)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var base int64
 	for _, form := range forms {
@@ -90,10 +67,7 @@ func TestMemoryBoundedOnEveryForm(t *testing.T) {
 // where parsed whole it took 54 times. The least peak of two runs counts.
 func TestLargeWorkloadElided(t *testing.T) {
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "sidecar-lifecycle")
-	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	binary := testbin.For(t)
 	var b bytes.Buffer
 	if err := corpus.WriteBigDeployment(&b, 20<<20); err != nil {
 		t.Fatal(err)

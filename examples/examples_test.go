@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/testbin"
 )
 
 // Tool versions the expected output was made with.
@@ -26,9 +27,10 @@ const (
 	kptVersion       = "1.0.0-beta.56"
 )
 
-// root holds bin/sidecar-lifecycle, built once, and examples/<copy> for
-// each run, so that an exec path of ../../bin/sidecar-lifecycle in a copied
-// example finds the binary built from this tree.
+// root holds bin/sidecar-lifecycle, a link to the binary built once for the
+// run (internal/testbin), and examples/<copy> for each run, so that an exec
+// path of ../../bin/sidecar-lifecycle in a copied example finds the binary
+// built from this tree.
 var root string
 
 func TestMain(m *testing.M) {
@@ -50,12 +52,25 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	build := exec.Command("go", "build", "-o", functionBinary(), "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the function: %v\n%s", err, out)
+	defer testbin.Remove()
+	if err := placeBinary(); err != nil {
+		fmt.Fprintln(os.Stderr, "the function's binary:", err)
 		return 1
 	}
 	return m.Run()
+}
+
+// placeBinary links the function's binary, built once for the run, as
+// root/bin/sidecar-lifecycle, where the examples' configs name it.
+func placeBinary() error {
+	binary, err := testbin.Path()
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Dir(functionBinary()), 0o755); err != nil {
+		return err
+	}
+	return os.Symlink(binary, functionBinary())
 }
 
 func functionBinary() string { return filepath.Join(root, "bin", "sidecar-lifecycle") }

@@ -8,7 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/testbin"
 )
+
+// TestMain removes the binary the tests built, if they built one.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Remove()
+	os.Exit(code)
+}
 
 // TestClosedOutputPipe runs the built binary, in both modes, with its
 // stdout a pipe whose reader reads one line and goes away (`... | head
@@ -16,10 +25,7 @@ import (
 // ignored, the write fails with EPIPE.
 func TestClosedOutputPipe(t *testing.T) {
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "sidecar-lifecycle")
-	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	binary := testbin.For(t)
 	policy := filepath.Join(dir, "policy.yaml")
 	if err := os.WriteFile(policy, []byte(plainPolicy), 0o644); err != nil {
 		t.Fatal(err)

@@ -76,7 +76,7 @@ functionConfig (every field optional):
     targets: {include: [], exclude: []}  # kind, group, version, name, namespace
                                          # (exact or glob), labelSelector, annotationSelector
     sidecars:                   # start order; default: every preset present
-    - preset: linkerd           # linkerd | istio | cloud-sql-proxy | none
+    - preset: linkerd           # a catalog entry (docs/catalog.md) or none
       name: linkerd-proxy       # container name (defaults to the preset's)
       waitForReady: {command: [...]}  # ordered: blocking postStart
       startupProbe: {...}       # native: what kubelet waits on

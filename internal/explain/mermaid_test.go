@@ -2,8 +2,6 @@ package explain_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -21,67 +19,52 @@ import (
 
 // The Mermaid parser and renderer the charts are checked with, and the
 // Markdown parser the tables are: the exact versions of
-// testdata/mermaid/package-lock.json, installed with npm once per lock file
-// into the user's cache directory, and run with node by check.mjs.
+// testdata/mermaid/package-lock.json, which `make tools` installs with npm
+// into bin/mermaid (or the directory $SIDECAR_LIFECYCLE_MERMAID names), run
+// with node by check.mjs.
 const mermaidFiles = "testdata/mermaid"
 
+// mermaidEnv names the variable that gives another installation directory.
+const mermaidEnv = "SIDECAR_LIFECYCLE_MERMAID"
+
 // mermaidDir returns the directory where testdata/mermaid's packages are
-// installed, installing them on first use. Without node and npm on PATH
-// the test is skipped, and fails under CI (CI=true), which must run it.
+// installed. Without node, or without an installation of the current lock
+// file, the test is skipped, and fails under CI (CI=true), which must run it.
 func mermaidDir(t *testing.T) string {
 	t.Helper()
-	npm, errNpm := exec.LookPath("npm")
-	_, errNode := exec.LookPath("node")
-	if errNpm != nil || errNode != nil {
-		msg := "node and npm are needed to check the charts and tables with Mermaid's and marked's own parsers; install Node.js (20 or later)"
+	dir := os.Getenv(mermaidEnv)
+	if dir == "" {
+		dir = filepath.Join("..", "..", "bin", "mermaid")
+	}
+	if problem := mermaidProblem(dir); problem != "" {
+		msg := problem + ": the charts and tables are checked with Mermaid's and marked's own parsers"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg + "; skipped outside CI")
 	}
-	sum := sha256.New()
-	for _, name := range []string{"package.json", "package-lock.json"} {
-		data, err := os.ReadFile(filepath.Join(mermaidFiles, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum.Write(data)
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	dir := filepath.Join(base, "sidecar-lifecycle", "mermaid-"+hex.EncodeToString(sum.Sum(nil))[:16])
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); err == nil {
-		return dir
-	}
-	// Install beside dir and rename it into place: a run that stops half
-	// way, or runs at the same time, never leaves a half-installed dir.
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(tmp)
-	for _, name := range []string{"package.json", "package-lock.json"} {
-		data, _ := os.ReadFile(filepath.Join(mermaidFiles, name))
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	return abs
+}
+
+// mermaidProblem says what is missing to run check.mjs from dir: node, or
+// the packages of testdata/mermaid's lock file; empty when nothing is.
+func mermaidProblem(dir string) string {
+	if _, err := exec.LookPath("node"); err != nil {
+		return "node is not on PATH: install Node.js (20 or later), then run make tools"
 	}
-	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in %s: %v\n%s", tmp, err, out)
+	want, err := os.ReadFile(filepath.Join(mermaidFiles, "package-lock.json"))
+	if err != nil {
+		return err.Error()
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if _, statErr := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); statErr != nil {
-			t.Fatal(err)
-		}
+	have, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if _, errMod := os.Stat(filepath.Join(dir, "node_modules", "mermaid", "package.json")); err != nil || errMod != nil || !bytes.Equal(have, want) {
+		return "the packages of " + mermaidFiles + "/package-lock.json are not installed in " + dir + ": run make tools"
 	}
-	return dir
+	return ""
 }
 
 // mermaidTask is a task of a gantt chart as Mermaid reads it.

@@ -132,11 +132,10 @@ func hasComment(n *yaml.Node) bool {
 // metadata.annotations and an empty metadata; unlike it, it does so on the
 // node itself, so pass a node nothing else uses.
 //
-// Every item is encoded, untouched ones too: an item's input text is what
-// the writer would write only when the writer wrote it (every item kustomize
-// and kpt sent for the examples, and the generated corpus, re-encode to
-// their text; 23 of the 72 hand-written golden items do), and telling the
-// two apart costs the encoding it would save.
+// Every item the function parses is encoded, untouched ones too: an item
+// that the run does not read and that ScanItem finds already in the
+// writer's form is copied as it came without being parsed, and every other
+// item goes through ItemText.
 func ItemText(item *yaml.RNode) ([]byte, error) {
 	if err := yaml.ClearEmptyAnnotations(item); err != nil {
 		return nil, err

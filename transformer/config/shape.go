@@ -255,7 +255,6 @@ func (s *shape) addFields(t reflect.Type, index []int) {
 		fd := &field{
 			name:      name,
 			index:     at,
-			doc:       docOf(t, f),
 			required:  validatedPresence[key] || (!slices.Contains(strings.Split(opts, ","), "omitempty") && f.Type.Kind() != reflect.Pointer),
 			validated: validatedPresence[key],
 			shape:     valueShapes[key],
@@ -263,15 +262,17 @@ func (s *shape) addFields(t reflect.Type, index []int) {
 		if fd.shape == nil {
 			fd.shape = describe(f.Type)
 		}
+		fd.doc = docOf(t, f, fd.shape)
 		s.fields = append(s.fields, fd)
 		s.byName[name] = fd
 	}
 }
 
-// docOf is the doc comment of a field of the config's own types.
-func docOf(t reflect.Type, f reflect.StructField) string {
+// docOf is the doc comment of a field of the config's own types, with
+// its values and default when it has a fixed set of them.
+func docOf(t reflect.Type, f reflect.StructField, s *shape) string {
 	if t.PkgPath() != reflect.TypeFor[Spec]().PkgPath() {
 		return ""
 	}
-	return fieldDocs[t.Name()+"."+f.Name]
+	return fieldDocs[t.Name()+"."+f.Name] + valuesDoc(t, f, s)
 }

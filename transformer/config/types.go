@@ -131,9 +131,9 @@ type SidecarLifecycle struct {
 type Spec struct {
 	// KubernetesVersion is the oldest cluster the output must run on (default "1.30").
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
-	// Mode is ordered, native or auto (default ordered).
+	// Mode says how the sidecars are made to start first and stop last.
 	Mode Mode `json:"mode,omitempty"`
-	// Action is mutate or validate (default mutate).
+	// Action says whether the workloads are edited or only checked.
 	Action Action `json:"action,omitempty"`
 	// Targets selects the workloads; default every pod-bearing workload.
 	Targets Targets `json:"targets,omitempty"`
@@ -143,7 +143,7 @@ type Spec struct {
 	App App `json:"app,omitempty"`
 	// TerminationGracePeriod keeps terminationGracePeriodSeconds consistent.
 	TerminationGracePeriod TerminationGracePeriod `json:"terminationGracePeriod,omitempty"`
-	// ExistingHooks is keep, replace or fail for a sidecar hook the function did not write.
+	// ExistingHooks says what to do with a sidecar hook the function did not write.
 	ExistingHooks ExistingHooks `json:"existingHooks,omitempty"`
 	// RolloutOnChange stamps sidecar-lifecycle.dev/config-hash on pod templates.
 	RolloutOnChange bool `json:"rolloutOnChange,omitempty"`
@@ -188,7 +188,7 @@ type Selector struct {
 type Sidecar struct {
 	// Name is the container name; defaults to the preset's container.
 	Name string `json:"name,omitempty"`
-	// Preset is linkerd, istio, cloud-sql-proxy or none (default none).
+	// Preset names the catalog entry that holds the sidecar's facts.
 	Preset string `json:"preset,omitempty"`
 	// WaitForReady is the ordered-mode postStart command that blocks until ready.
 	WaitForReady *Exec `json:"waitForReady,omitempty"`
@@ -198,9 +198,9 @@ type Sidecar struct {
 	WaitBeforeExit DurationOrAuto `json:"waitBeforeExit,omitempty"`
 	// SleepCommand is used for the delay when the sleep action is unavailable.
 	SleepCommand []string `json:"sleepCommand,omitempty"`
-	// IfAbsent is annotate, skip or fail.
+	// IfAbsent says what to do when the container is not in the pod; annotate only for a preset whose injector the function writes annotations for.
 	IfAbsent IfAbsent `json:"ifAbsent,omitempty"`
-	// HealthCheck is enable or require: what to do when the sidecar's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet (default enable); for presets whose catalog entry says how to switch them on (ready.endpoint.switch).
+	// HealthCheck says what to do when the sidecar's health endpoints, which its wait command and startup probe need, are off or unreachable by kubelet; only for a preset whose catalog entry says how to switch them on (ready.endpoint.switch).
 	HealthCheck HealthCheck `json:"healthCheck,omitempty"`
 	// CloudSQLProxy holds healthCheck under its older name, cloudSQLProxy.healthCheck.
 	CloudSQLProxy *CloudSQLProxy `json:"cloudSQLProxy,omitempty"`
@@ -280,7 +280,7 @@ type App struct {
 
 // TerminationGracePeriod says how terminationGracePeriodSeconds is kept consistent.
 type TerminationGracePeriod struct {
-	// Policy is raise, warn or keep (default raise).
+	// Policy says what to do when the grace period is shorter than the longest preStop plus the margin.
 	Policy GracePolicy `json:"policy,omitempty"`
 	// Margin is added to the longest preStop (default 10s).
 	Margin Duration `json:"margin,omitempty"`

@@ -1,6 +1,7 @@
-// Command gentable writes the catalog tables of README.md and
-// docs/catalog.md, between their "catalog table" markers, from the
-// built-in catalog (internal/preset/catalog/*.yaml).
+// Command gentable writes the generated tables of README.md,
+// docs/catalog.md and docs/configuration.md, between their markers, from
+// the built-in catalog (internal/preset/catalog/*.yaml) and the config's
+// defaults.
 //
 //	go run ./internal/preset/internal/gentable -root .
 package main
@@ -23,7 +24,7 @@ func main() {
 	}
 }
 
-// write rewrites every page that holds a catalog table.
+// write rewrites every page that holds a generated table.
 func write(root string) error {
 	pages, err := tables.Generate(root)
 	if err != nil {

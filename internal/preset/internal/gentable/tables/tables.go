@@ -1,6 +1,7 @@
 // Package tables renders the built-in catalog as Markdown: the compact
-// table of README.md, and in docs/catalog.md the same table followed by
-// every fact of every entry with the source it was read in.
+// table of README.md, in docs/catalog.md the same table followed by every
+// fact of every entry with the source it was read in, and in
+// docs/configuration.md a sidecar's defaults per preset.
 package tables
 
 import (
@@ -20,7 +21,14 @@ const (
 	End   = "<!-- END catalog table -->"
 )
 
-// Page is a documentation page with its catalog table rewritten.
+// The lines between which docs/configuration.md holds its generated table
+// of a sidecar's defaults per preset.
+const (
+	DefaultsBegin = "<!-- BEGIN defaults table (generated) -->"
+	DefaultsEnd   = "<!-- END defaults table -->"
+)
+
+// Page is a documentation page with its generated tables rewritten.
 type Page struct {
 	// Path is the page's path from the repository's root, slash-separated.
 	Path string
@@ -28,17 +36,26 @@ type Page struct {
 	Text []byte
 }
 
-// pages are the pages that hold a catalog table, and what goes in each.
-var pages = []struct {
-	path   string
-	render func([]preset.Entry) (string, error)
-}{
-	{"README.md", func(entries []preset.Entry) (string, error) { return Table(entries), nil }},
-	{"docs/catalog.md", Catalog},
+// block is a generated part of a page: the lines around it, and what goes
+// between them.
+type block struct {
+	begin, end string
+	render     func([]preset.Entry) (string, error)
 }
 
-// Generate returns every page that holds a catalog table, read under root,
-// with the text between its markers rendered from the built-in catalog.
+// pages are the pages that hold generated tables, and what goes in each.
+var pages = []struct {
+	path   string
+	blocks []block
+}{
+	{"README.md", []block{{Begin, End, func(entries []preset.Entry) (string, error) { return Table(entries), nil }}}},
+	{"docs/catalog.md", []block{{Begin, End, Catalog}}},
+	{"docs/configuration.md", []block{{DefaultsBegin, DefaultsEnd, func([]preset.Entry) (string, error) { return Defaults(preset.Names()) }}}},
+}
+
+// Generate returns every page that holds a generated table, read under
+// root, with the text between each pair of markers rendered from the
+// built-in catalog and the config's defaults.
 func Generate(root string) ([]Page, error) {
 	var out []Page
 	for _, p := range pages {
@@ -46,13 +63,15 @@ func Generate(root string) ([]Page, error) {
 		if err != nil {
 			return nil, err
 		}
-		block, err := p.render(preset.Builtin())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", p.path, err)
-		}
-		text, err := Replace(string(old), block)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", p.path, err)
+		text := string(old)
+		for _, b := range p.blocks {
+			rendered, err := b.render(preset.Builtin())
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", p.path, err)
+			}
+			if text, err = Replace(text, b.begin, b.end, rendered); err != nil {
+				return nil, fmt.Errorf("%s: %v", p.path, err)
+			}
 		}
 		out = append(out, Page{Path: p.path, Text: []byte(text)})
 	}
@@ -60,17 +79,17 @@ func Generate(root string) ([]Page, error) {
 }
 
 // Replace puts block, between blank lines, in place of what text holds
-// between the lines Begin and End.
-func Replace(text, block string) (string, error) {
-	if n := strings.Count(text, Begin+"\n"); n != 1 {
-		return "", fmt.Errorf("%d lines %q, want one", n, Begin)
+// between the lines begin and end.
+func Replace(text, begin, end, block string) (string, error) {
+	if n := strings.Count(text, begin+"\n"); n != 1 {
+		return "", fmt.Errorf("%d lines %q, want one", n, begin)
 	}
-	start := strings.Index(text, Begin+"\n") + len(Begin) + 1
-	end := strings.Index(text[start:], End+"\n")
-	if end < 0 {
-		return "", fmt.Errorf("no line %q after %q", End, Begin)
+	start := strings.Index(text, begin+"\n") + len(begin) + 1
+	stop := strings.Index(text[start:], end+"\n")
+	if stop < 0 {
+		return "", fmt.Errorf("no line %q after %q", end, begin)
 	}
-	return text[:start] + "\n" + block + "\n" + text[start+end:], nil
+	return text[:start] + "\n" + block + "\n" + text[start+stop:], nil
 }
 
 // Table renders the catalog table: one row an entry.

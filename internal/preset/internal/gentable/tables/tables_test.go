@@ -13,8 +13,8 @@ import (
 // root is the repository's root, from this package's directory.
 const root = "../../../../.."
 
-// TestPagesCurrent: README.md and docs/catalog.md hold the tables the
-// catalog renders.
+// TestPagesCurrent: README.md, docs/catalog.md and docs/configuration.md
+// hold the tables the catalog and the config's defaults render.
 func TestPagesCurrent(t *testing.T) {
 	pages, err := Generate(root)
 	if err != nil {
@@ -26,7 +26,7 @@ func TestPagesCurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(have, p.Text) {
-			t.Errorf("%s: the catalog table differs from the catalog: run make catalog-table", p.Path)
+			t.Errorf("%s: a generated table differs from the catalog or the config's defaults: run make catalog-table", p.Path)
 		}
 	}
 }
@@ -35,12 +35,12 @@ func TestPagesCurrent(t *testing.T) {
 // them, or with two, is an error.
 func TestReplace(t *testing.T) {
 	page := "intro\n" + Begin + "\nold\n" + End + "\nrest\n"
-	got, err := Replace(page, "new\n")
+	got, err := Replace(page, Begin, End, "new\n")
 	if want := "intro\n" + Begin + "\n\nnew\n\n" + End + "\nrest\n"; err != nil || got != want {
 		t.Errorf("Replace = %q, %v; want %q", got, err, want)
 	}
 	for _, bad := range []string{"intro\n", Begin + "\n", page + page} {
-		if _, err := Replace(bad, "new\n"); err == nil {
+		if _, err := Replace(bad, Begin, End, "new\n"); err == nil {
 			t.Errorf("Replace(%q) gives no error", bad)
 		}
 	}
@@ -71,5 +71,25 @@ func TestCite(t *testing.T) {
 	}
 	if _, err := cite(sources, "c z.go"); err == nil {
 		t.Error("an unknown key gives no error")
+	}
+}
+
+// TestDefaults: each preset's row says what Load fills in and which values
+// it takes: annotate for an injector the function annotates for, and
+// healthCheck only where the entry switches the endpoint on.
+func TestDefaults(t *testing.T) {
+	table, err := Defaults([]string{"linkerd", "envoy", "cloud-sql-proxy", preset.None})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| `linkerd` | `linkerd-proxy` | `annotate` (or `skip`, `fail`) | not taken | `[\"/bin/sleep\"]` |",
+		"| `envoy` | `envoy` | `skip` (or `fail`) | not taken |",
+		"| `cloud-sql-proxy` | `cloud-sql-proxy` | `skip` (or `fail`) | `enable` (or `require`) | none: the sleep action only |",
+		"| `none` | none: give one | `skip` (or `fail`) |",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the defaults table has no row %q:\n%s", want, table)
+		}
 	}
 }
