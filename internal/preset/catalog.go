@@ -146,8 +146,8 @@ func (e Entry) Check() []error {
 				}
 			}
 		}
-		if inj.Annotate == GenericDialect && inj.Annotations == nil {
-			add("injector.annotations", "the generic dialect writes the annotations listed here: give them")
+		for _, p := range inj.dialectProblems() {
+			add(p.field, "%s", p.problem)
 		}
 		if a := inj.Annotations; a != nil && a.ExitDelay != nil && a.ExitDelay.Format != "" && a.ExitDelay.Format != FormatDuration && a.ExitDelay.Format != FormatSeconds {
 			add("injector.annotations.exitDelay.format", "%q is not %s or %s", a.ExitDelay.Format, FormatDuration, FormatSeconds)
@@ -173,6 +173,49 @@ func (e Entry) Check() []error {
 	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return errs
+}
+
+// problem is what is wrong with a field of an entry.
+type problem struct{ field, problem string }
+
+// dialectProblems lists what the injector's dialect needs of its
+// annotations and lacks. Every dialect writes the annotations listed; the
+// linkerd and istio dialects need ordered ones, an exit delay and a native
+// switch; the istio dialect writes the ordered ones and the exit delay as
+// fields of mapping annotations and keeps the injector's record, the others
+// write plain annotations.
+func (inj InjectorFacts) dialectProblems() []problem {
+	a := inj.Annotations
+	if !slices.Contains(dialects, inj.Annotate) {
+		return nil
+	}
+	if a == nil {
+		return []problem{{"injector.annotations", fmt.Sprintf("the %s dialect writes the annotations listed here: give them", inj.Annotate)}}
+	}
+	var out []problem
+	if inj.Annotate != GenericDialect && (len(a.Ordered) == 0 || a.ExitDelay == nil || a.Native == nil) {
+		out = append(out, problem{"injector.annotations", fmt.Sprintf("the %s dialect writes ordered annotations, an exit delay and a native switch: give them", inj.Annotate)})
+	}
+	fields := map[string]string{}
+	for i, kv := range a.Ordered {
+		fields[fmt.Sprintf("injector.annotations.ordered[%d].field", i)] = kv.Field
+	}
+	if a.ExitDelay != nil {
+		fields["injector.annotations.exitDelay.field"] = a.ExitDelay.Field
+	}
+	inField := inj.Annotate == IstioDialect
+	for _, field := range slices.Sorted(maps.Keys(fields)) {
+		switch given := fields[field] != ""; {
+		case inField && !given:
+			out = append(out, problem{field, fmt.Sprintf("the %s dialect writes it as a key of a mapping annotation: give the key", inj.Annotate)})
+		case !inField && given:
+			out = append(out, problem{field, fmt.Sprintf("the %s dialect writes plain annotations: give no field", inj.Annotate)})
+		}
+	}
+	if inField && inj.Record == nil {
+		out = append(out, problem{"injector.record", fmt.Sprintf("the %s dialect keeps the injector's record of the containers it added: give its annotation", inj.Annotate)})
+	}
+	return out
 }
 
 // Delay formats.
