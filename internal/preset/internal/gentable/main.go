@@ -1,6 +1,7 @@
 // Command gentable writes the catalog tables of README.md and
 // docs/catalog.md, between their "catalog table" markers, from the
-// built-in catalog (internal/preset/catalog/*.yaml).
+// built-in catalog (internal/preset/catalog/*.yaml) and, in docs/catalog.md,
+// the load balancer catalog (internal/budget/loadbalancers.yaml).
 //
 //	go run ./internal/preset/internal/gentable -root .
 package main

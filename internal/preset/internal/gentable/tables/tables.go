@@ -1,6 +1,7 @@
 // Package tables renders the built-in catalog as Markdown: the compact
 // table of README.md, and in docs/catalog.md the same table followed by
-// every fact of every entry with the source it was read in.
+// every fact of every entry with the source it was read in, then the load
+// balancers' facts with theirs.
 package tables
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
@@ -34,7 +36,14 @@ var pages = []struct {
 	render func([]preset.Entry) (string, error)
 }{
 	{"README.md", func(entries []preset.Entry) (string, error) { return Table(entries), nil }},
-	{"docs/catalog.md", Catalog},
+	{"docs/catalog.md", func(entries []preset.Entry) (string, error) {
+		catalog, err := Catalog(entries)
+		if err != nil {
+			return "", err
+		}
+		lbs, err := LoadBalancers(budget.LoadBalancers())
+		return catalog + "\n" + lbs, err
+	}},
 }
 
 // Generate returns every page that holds a catalog table, read under root,
