@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path"
 	"regexp"
@@ -24,32 +25,58 @@ var files embed.FS
 // Builtin returns the built-in catalog's entries, sorted by name. Each
 // file is read once, when first needed; an entry that does not read is a
 // bug that every test reports.
-var Builtin = sync.OnceValue(func() []Entry {
-	var entries []Entry
-	for _, name := range slices.Sorted(maps.Keys(builtin)) {
-		entries = append(entries, builtin[name]())
-	}
-	return entries
-})
+func Builtin() []Entry { return builtin.entries() }
 
-// builtin reads each built-in entry, by name, once: a run that names its
-// presets reads only their files.
-var builtin = func() map[string]func() Entry {
-	names, err := files.ReadDir("catalog")
+// builtin is the built-in catalog, read from files.
+var builtin = newShelf(files)
+
+// shelf is a catalog of entry files, catalog/<name>.yaml in its file
+// system, each read and checked once, when first needed: a run that names
+// its presets reads only their files.
+type shelf struct {
+	// read reads each entry, by name.
+	read map[string]func() Entry
+	// entries are every entry, sorted by name.
+	entries func() []Entry
+	// meshInit are every mesh's own init containers.
+	meshInit func() []string
+}
+
+// newShelf lists the entry files of a file system's catalog directory.
+func newShelf(fsys fs.FS) *shelf {
+	names, err := fs.ReadDir(fsys, "catalog")
 	if err != nil {
 		panic(err)
 	}
-	out := map[string]func() Entry{}
+	s := &shelf{read: map[string]func() Entry{}}
 	for _, f := range names {
 		file := f.Name()
-		out[strings.TrimSuffix(file, ".yaml")] = sync.OnceValue(func() Entry { return readFile(file) })
+		s.read[strings.TrimSuffix(file, ".yaml")] = sync.OnceValue(func() Entry { return readFile(fsys, file) })
 	}
-	return out
-}()
+	s.entries = sync.OnceValue(func() []Entry {
+		var entries []Entry
+		for _, name := range slices.Sorted(maps.Keys(s.read)) {
+			entries = append(entries, s.read[name]())
+		}
+		return entries
+	})
+	s.meshInit = sync.OnceValue(func() []string {
+		var names []string
+		for _, e := range s.entries() {
+			if e.Mesh {
+				for _, c := range e.InitContainers {
+					names = append(names, c.Name)
+				}
+			}
+		}
+		return names
+	})
+	return s
+}
 
-// readFile reads and checks the built-in entry in a file of catalog/.
-func readFile(file string) Entry {
-	data, err := files.ReadFile("catalog/" + file)
+// readFile reads and checks the entry in a file of a catalog directory.
+func readFile(fsys fs.FS, file string) Entry {
+	data, err := fs.ReadFile(fsys, "catalog/"+file)
 	if err != nil {
 		panic(err)
 	}

@@ -22,6 +22,13 @@ func TestCatalogSources(t *testing.T) {
 	if len(entries) < 3 {
 		t.Fatalf("the catalog has %d entries", len(entries))
 	}
+	checkSources(t, entries)
+}
+
+// checkSources checks that every fact of each entry cites a source of
+// the entry, and every source is a repository at a version that a fact cites.
+func checkSources(t *testing.T, entries []preset.Entry) {
+	t.Helper()
 	for _, e := range entries {
 		used := map[string]bool{}
 		for _, f := range facts(reflect.ValueOf(e), e.Name) {

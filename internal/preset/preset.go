@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -138,7 +137,7 @@ func Lookup(name string) (Preset, bool) {
 	if name == None {
 		return none(), true
 	}
-	if read, ok := builtin[name]; ok {
+	if read, ok := builtin.read[name]; ok {
 		return read().Preset(), true
 	}
 	return Preset{}, false
@@ -167,15 +166,4 @@ func Catalog() []Preset {
 }
 
 // MeshInitContainers lists every mesh's own init containers.
-func MeshInitContainers() []string { return slices.Clone(meshInitContainers()) }
-
-// meshInitContainers is MeshInitContainers, gathered once.
-var meshInitContainers = sync.OnceValue(func() []string {
-	var names []string
-	for _, p := range all() {
-		if p.Mesh {
-			names = append(names, p.InitContainers...)
-		}
-	}
-	return names
-})
+func MeshInitContainers() []string { return slices.Clone(builtin.meshInit()) }
