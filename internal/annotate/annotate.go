@@ -5,6 +5,7 @@ package annotate
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -15,9 +16,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 )
-
-// istioDrain is the ProxyConfig key for how long the proxy drains on shutdown.
-const istioDrain = "terminationDrainDuration"
 
 // Mesh is one absent sidecar whose mesh reads annotations.
 type Mesh struct {
@@ -63,38 +61,45 @@ func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 }
 
 // linkerd sets Linkerd's await and its native switch for the mode, and the
-// exit delay in ordered mode. The switch is written either way, so that the
-// output does the same on Linkerd versions that default to native sidecars
-// (2.20 and later) and on those that do not.
+// exit delay in ordered mode, as the entry's injector.annotations name them.
+// The switch is written either way, so that the output does the same on
+// Linkerd versions that default to native sidecars (2.20 and later) and on
+// those that do not.
 func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 	if m.InPod {
 		return f.linkerdInPod(meta, m)
 	}
-	if err := f.set(meta, preset.LinkerdProxyAwait, "enabled", ""); err != nil {
-		return err
+	a := m.Preset.Injector.Annotations
+	exit, native := a.ExitDelay, a.Native
+	await := ""
+	for _, kv := range a.Ordered {
+		if err := f.set(meta, kv.Key, kv.Value, await); err != nil {
+			return err
+		}
+		await = kv.Key
 	}
 	if m.Native {
-		if err := f.set(meta, preset.LinkerdNativeSidecar, "true", preset.LinkerdProxyAwait); err != nil {
+		if err := f.set(meta, native.Key, native.Value, await); err != nil {
 			return err
 		}
 		// Linkerd before 2.20 refuses to inject a native sidecar with an
 		// exit delay, and kubelet stops native sidecars last anyway.
-		return f.remove(meta, preset.LinkerdWaitBeforeExit, "a native sidecar needs no exit delay")
+		return f.remove(meta, exit.Key, "a native sidecar needs no exit delay")
 	}
 	if m.WaitBeforeExit > 0 {
-		if err := f.set(meta, preset.LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), preset.LinkerdProxyAwait); err != nil {
+		if err := f.set(meta, exit.Key, formatDelay(exit.Format, m.WaitBeforeExit), await); err != nil {
 			return err
 		}
 	}
 	// The switch goes after both, wherever an exit delay of the input stands,
 	// so that native mode, which drops the delay, puts it in the same place.
-	if err := f.set(meta, preset.LinkerdNativeSidecar, "false", later(meta, preset.LinkerdProxyAwait, preset.LinkerdWaitBeforeExit)); err != nil {
+	if err := f.set(meta, native.Key, "false", later(meta, await, exit.Key)); err != nil {
 		return err
 	}
-	for _, key := range []string{preset.LinkerdNativeSidecarGA, preset.LinkerdNativeSidecarBeta} {
-		if v, ok := get(meta, key); ok && v != "false" {
+	for _, key := range m.Preset.Injector.Native.Keys {
+		if v, ok := get(meta, key); ok && key != native.Key && v != "false" {
 			f.Log.Warn("annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
-				key, v, preset.LinkerdNativeSidecar)
+				key, v, native.Key)
 		}
 	}
 	return nil
@@ -103,61 +108,111 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 // linkerdInPod keeps the Linkerd annotations of a proxy injected by hand
 // true to it: the exit delay the function set, the native switch.
 func (f Filter) linkerdInPod(meta *yaml.RNode, m Mesh) error {
+	a := m.Preset.Injector.Annotations
+	exit, native := a.ExitDelay, a.Native
 	want := "false"
 	if m.Native {
-		want = "true"
-		if err := f.remove(meta, preset.LinkerdWaitBeforeExit, "a native sidecar needs no exit delay"); err != nil {
+		want = native.Value
+		if err := f.remove(meta, exit.Key, "a native sidecar needs no exit delay"); err != nil {
 			return err
 		}
-	} else if cur, ok := get(meta, preset.LinkerdWaitBeforeExit); ok && m.WaitBeforeExit > 0 && cur != fmt.Sprint(m.WaitBeforeExit) {
-		if err := f.set(meta, preset.LinkerdWaitBeforeExit, fmt.Sprint(m.WaitBeforeExit), ""); err != nil {
+	} else if cur, ok := get(meta, exit.Key); ok && m.WaitBeforeExit > 0 && cur != formatDelay(exit.Format, m.WaitBeforeExit) {
+		if err := f.set(meta, exit.Key, formatDelay(exit.Format, m.WaitBeforeExit), ""); err != nil {
 			return err
 		}
 	}
-	if cur, ok := get(meta, preset.LinkerdNativeSidecar); ok && cur != want {
-		return f.set(meta, preset.LinkerdNativeSidecar, want, "")
+	if cur, ok := get(meta, native.Key); ok && cur != want {
+		return f.set(meta, native.Key, want, "")
 	}
 	return nil
 }
 
+// istio merges the hold and, in ordered mode, the drain into the pod's
+// ProxyConfig annotation and sets or removes the native switch, as the
+// entry's injector.annotations name them. A drain of the duration format is
+// written in seconds ("90s"), as Istio's own examples write it.
 func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
-	current, _ := get(meta, preset.IstioProxyConfig)
+	a := m.Preset.Injector.Annotations
+	drain, native := a.ExitDelay, a.Native
+	seconds := fmt.Sprintf("%ds", m.WaitBeforeExit)
+	if drain.Format == preset.FormatSeconds {
+		seconds = fmt.Sprint(m.WaitBeforeExit)
+	}
 	if m.InPod {
 		// The exit delay the function set in ordered mode is the proxy's
-		// drain: a terminationDrainDuration present must say the same.
-		drain, ok := ProxyConfigValue(current, istioDrain)
-		if m.Native || m.WaitBeforeExit == 0 || !ok || drain == fmt.Sprintf("%ds", m.WaitBeforeExit) {
+		// drain: a drain present must say the same.
+		current, _ := get(meta, drain.Key)
+		cur, ok := ProxyConfigValue(current, drain.Field)
+		if m.Native || m.WaitBeforeExit == 0 || !ok || cur == seconds {
 			return nil
 		}
-		merged, err := MergeProxyConfig(current, [][2]any{{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)}})
-		if err != nil {
-			f.Log.Fail("annotation %s: %v", preset.IstioProxyConfig, err)
-			return nil
-		}
-		return f.set(meta, preset.IstioProxyConfig, merged, "")
+		_, err := f.merge(meta, []merge{{drain.Key, [][2]any{{drain.Field, seconds}}}})
+		return err
 	}
-	keys := [][2]any{{preset.IstioHold, true}}
+	var merges []merge
+	for _, kv := range a.Ordered {
+		merges = addField(merges, kv.Key, kv.Field, typed(kv.Value))
+	}
 	if m.WaitBeforeExit > 0 {
-		keys = append(keys, [2]any{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)})
+		merges = addField(merges, drain.Key, drain.Field, seconds)
 	}
-	merged, err := MergeProxyConfig(current, keys)
-	if err != nil {
-		f.Log.Fail("annotation %s: %v", preset.IstioProxyConfig, err)
-		return nil
-	}
-	if err := f.set(meta, preset.IstioProxyConfig, merged, ""); err != nil {
+	if ok, err := f.merge(meta, merges); !ok || err != nil {
 		return err
 	}
 	if m.Native {
-		return f.set(meta, preset.IstioNativeSidecar, "true", preset.IstioProxyConfig)
+		return f.set(meta, native.Key, native.Value, merges[len(merges)-1].key)
 	}
 	// Ordered mode takes the native switch back out (native mode wrote it);
 	// it writes no "false", which is Istio's own opt-out that native mode
 	// honours.
-	if v, _ := get(meta, preset.IstioNativeSidecar); v == "true" {
-		return f.remove(meta, preset.IstioNativeSidecar, "ordered mode")
+	if v, _ := get(meta, native.Key); v == native.Value {
+		return f.remove(meta, native.Key, "ordered mode")
 	}
 	return nil
+}
+
+// merge is the keys the istio dialect sets in one mapping annotation.
+type merge struct {
+	key    string
+	fields [][2]any
+}
+
+// addField adds a key to the merge of its annotation, a new merge when it
+// is the first of that annotation.
+func addField(merges []merge, key, field string, value any) []merge {
+	for i := range merges {
+		if merges[i].key == key {
+			merges[i].fields = append(merges[i].fields, [2]any{field, value})
+			return merges
+		}
+	}
+	return append(merges, merge{key, [][2]any{{field, value}}})
+}
+
+// merge sets the keys in their annotations; false, with a failure logged,
+// when an annotation's value is not a mapping.
+func (f Filter) merge(meta *yaml.RNode, merges []merge) (bool, error) {
+	for _, mg := range merges {
+		current, _ := get(meta, mg.key)
+		merged, err := MergeProxyConfig(current, mg.fields)
+		if err != nil {
+			f.Log.Fail("annotation %s: %v", mg.key, err)
+			return false, nil
+		}
+		if err := f.set(meta, mg.key, merged, ""); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// typed is a field's value as ProxyConfig holds it: a boolean as a
+// boolean, anything else as a string.
+func typed(v string) any {
+	if b, err := strconv.ParseBool(v); err == nil {
+		return b
+	}
+	return v
 }
 
 // ProxyConfigValue returns a top-level key of Istio's ProxyConfig annotation value.
@@ -174,7 +229,7 @@ func MergeProxyConfig(current string, keys [][2]any) (string, error) {
 	if trimmed != "" {
 		var err error
 		if rn, err = yaml.Parse(current); err != nil || rn.YNode().Kind != yaml.MappingNode {
-			return "", fmt.Errorf("is not a YAML or JSON mapping: %s; write it as one, such as {holdApplicationUntilProxyStarts: true}, or remove it", report.Quote(current))
+			return "", fmt.Errorf("is not a YAML or JSON mapping: %s; write it as one, such as {%s: %v}, or remove it", report.Quote(current), keys[0][0], keys[0][1])
 		}
 	}
 	changed := false

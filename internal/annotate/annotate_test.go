@@ -149,6 +149,7 @@ func TestFilterLinkerdSwitchWarning(t *testing.T) {
 }
 
 func TestIstioNativeStatus(t *testing.T) {
+	const status = "sidecar.istio.io/status"
 	const vols = `"volumes":["istio-envoy"],"imagePullSecrets":null,"revision":"default"}`
 	for _, tc := range []struct {
 		name, status, want string
@@ -162,19 +163,19 @@ func TestIstioNativeStatus(t *testing.T) {
 		{"already native", `{"initContainers":["istio-init","istio-proxy"],"containers":null,` + vols, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			meta, err := yaml.Parse("annotations:\n  " + annotate.IstioStatus + ": '" + tc.status + "'\n")
+			meta, err := yaml.Parse("annotations:\n  " + status + ": '" + tc.status + "'\n")
 			if err != nil {
 				t.Fatal(err)
 			}
 			var log report.Log
-			if _, err := (annotate.IstioNativeStatus{Proxy: "istio-proxy", Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+			if _, err := (annotate.IstioNativeStatus{Annotation: status, Proxy: "istio-proxy", Init: []string{"istio-init", "istio-validation"}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
 				t.Fatal(err)
 			}
 			want := tc.want
 			if want == "" {
 				want = tc.status
 			}
-			got, _ := meta.Pipe(yaml.Lookup("annotations", annotate.IstioStatus))
+			got, _ := meta.Pipe(yaml.Lookup("annotations", status))
 			if got.YNode().Value != want {
 				t.Errorf("got  %s\nwant %s", got.YNode().Value, want)
 			}

@@ -15,15 +15,15 @@ type dialect struct {
 	// nativeStatus, when set, returns the filter that keeps the injector's
 	// record of the containers it added true to a proxy that became a
 	// native sidecar.
-	nativeStatus func(proxy string, log *report.Log) kio.Filter
+	nativeStatus func(p preset.Preset, proxy string, log *report.Log) kio.Filter
 }
 
 // dialects are the writers of each preset.Dialect.
 var dialects = map[preset.Dialect]dialect{
 	preset.LinkerdDialect: {set: Filter.linkerd},
 	preset.GenericDialect: {set: Filter.generic},
-	preset.IstioDialect: {set: Filter.istio, nativeStatus: func(proxy string, log *report.Log) kio.Filter {
-		return IstioNativeStatus{Proxy: proxy, Log: log}
+	preset.IstioDialect: {set: Filter.istio, nativeStatus: func(p preset.Preset, proxy string, log *report.Log) kio.Filter {
+		return IstioNativeStatus{Annotation: p.Injector.Record, Proxy: proxy, Init: p.InitContainers, Log: log}
 	}},
 }
 
@@ -45,5 +45,5 @@ func NativeStatus(p preset.Preset, proxy string, log *report.Log) (kio.Filter, b
 	if !ok || d.nativeStatus == nil {
 		return nil, false
 	}
-	return d.nativeStatus(proxy, log), true
+	return d.nativeStatus(p, proxy, log), true
 }

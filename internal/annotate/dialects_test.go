@@ -1,6 +1,7 @@
 package annotate
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
@@ -22,8 +23,10 @@ func TestEveryDialectWritten(t *testing.T) {
 
 func TestNativeStatus(t *testing.T) {
 	istio, _ := preset.Lookup(preset.Istio)
-	if f, ok := NativeStatus(istio, "istio-proxy", nil); !ok || f.(IstioNativeStatus).Proxy != "istio-proxy" {
-		t.Errorf("istio: %#v, %v", f, ok)
+	f, ok := NativeStatus(istio, "istio-proxy", nil)
+	want := IstioNativeStatus{Annotation: "sidecar.istio.io/status", Proxy: "istio-proxy", Init: []string{"istio-init", "istio-validation"}}
+	if got, _ := f.(IstioNativeStatus); !ok || !reflect.DeepEqual(got, want) {
+		t.Errorf("istio: %#v, %v; want %#v, from the catalog's injector.record and initContainers", f, ok, want)
 	}
 	for _, name := range []string{preset.Linkerd, preset.CloudSQLProxy, preset.None, "unknown"} {
 		p, _ := preset.Lookup(name)

@@ -9,22 +9,20 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
-// IstioStatus is the annotation in which Istio's injector lists the
-// containers it added (JSON: initContainers, containers, volumes,
-// imagePullSecrets, revision); Istio reads it when it injects again.
-const IstioStatus = "sidecar.istio.io/status"
-
-// istioMeshInit are the init containers Istio's injector puts before a native istio-proxy.
-var istioMeshInit = []string{"istio-init", "istio-validation"}
-
-// IstioNativeStatus rewrites sidecar.istio.io/status after the proxy moved
-// to initContainers as a native sidecar, as Istio's injector writes it for
-// one: the proxy leaves "containers" (null when empty) and follows
-// istio-init or istio-validation in "initContainers". Every other key and
-// the key order are kept; a value that is not a JSON object is left alone.
+// IstioNativeStatus rewrites the annotation in which Istio's injector lists
+// the containers it added (JSON: initContainers, containers, volumes,
+// imagePullSecrets, revision; the entry's injector.record), after the proxy
+// moved to initContainers as a native sidecar, as Istio's injector writes it
+// for one: the proxy leaves "containers" (null when empty) and follows the
+// mesh's own init containers in "initContainers". Every other key and the
+// key order are kept; a value that is not a JSON object is left alone.
 type IstioNativeStatus struct {
+	// Annotation is the record's key.
+	Annotation string
 	// Proxy is the proxy's container name.
 	Proxy string
+	// Init are the mesh's own init containers, which the proxy follows.
+	Init []string
 	// Log receives what changed.
 	Log *report.Log
 }
@@ -37,13 +35,13 @@ func (f IstioNativeStatus) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 }
 
 func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
-	cur, ok := get(meta, IstioStatus)
+	cur, ok := get(meta, f.Annotation)
 	if !ok {
 		return meta, nil
 	}
 	rn, err := yaml.Parse(cur)
 	if err != nil || rn.YNode().Kind != yaml.MappingNode {
-		f.Log.Warn("annotation %s is not a JSON object, left as it is: %s", IstioStatus, report.Quote(cur))
+		f.Log.Warn("annotation %s is not a JSON object, left as it is: %s", f.Annotation, report.Quote(cur))
 		return meta, nil
 	}
 	containers := names(rn.Field("containers"))
@@ -55,7 +53,7 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	inits = slices.DeleteFunc(inits, func(n string) bool { return n == f.Proxy })
 	at := 0
 	for i, n := range inits {
-		if slices.Contains(istioMeshInit, n) {
+		if slices.Contains(f.Init, n) {
 			at = i + 1
 		}
 	}
@@ -70,8 +68,8 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Log.Change("moved %s to initContainers in annotation %s", f.Proxy, IstioStatus)
-	return meta, put(meta, IstioStatus, out, "", true)
+	f.Log.Change("moved %s to initContainers in annotation %s", f.Proxy, f.Annotation)
+	return meta, put(meta, f.Annotation, out, "", true)
 }
 
 // names returns the strings of a status list; null or absent is empty.

@@ -140,17 +140,18 @@ func albRoute(in *Ingress, s *Service) Route {
 	if s.ALBAttributes.Set {
 		a, on, r.Owner = s.ALBAttributes, s.String(), s.Ref
 	}
-	return attributeRoute(r, a, ALBTargetGroupAttributes+" on "+on)
+	return attributeRoute(r, a, LoadBalancers().AWS.IngressAttributes.Annotation+" on "+on)
 }
 
 func attributeRoute(r Route, a Attribute, source string) Route {
+	delay := LoadBalancers().AWS.DeregistrationDelay
 	switch {
 	case a.Known:
-		r.Delay, r.Source = a.Seconds, DeregistrationDelay+" in "+source
+		r.Delay, r.Source = a.Seconds, delay.Attribute+" in "+source
 	case a.Problem != "":
 		r.Problem, r.Source = a.Problem, source
 	default:
-		r.Delay, r.Default, r.Source = AWSDefaultDelay, true, "the AWS default deregistration delay"
+		r.Delay, r.Default, r.Source = delay.Default, true, delay.Says
 	}
 	return r
 }
@@ -160,10 +161,10 @@ func attributeRoute(r Route, a Attribute, source string) Route {
 func (c *Collector) serviceRoutes(s *Service) []Route {
 	var out []Route
 	if s.NLB || s.NLBAttributes.Set {
-		out = append(out, attributeRoute(Route{Via: s.String(), Owner: s.Ref}, s.NLBAttributes, NLBTargetGroupAttributes+" on "+s.String()))
+		out = append(out, attributeRoute(Route{Via: s.String(), Owner: s.Ref}, s.NLBAttributes, LoadBalancers().AWS.ServiceAttributes.Annotation+" on "+s.String()))
 	}
 	if s.BackendConfigProblem != "" {
-		out = append(out, Route{Via: s.String(), Owner: s.Ref, Problem: s.BackendConfigProblem, Source: GKEBackendConfig})
+		out = append(out, Route{Via: s.String(), Owner: s.Ref, Problem: s.BackendConfigProblem, Source: LoadBalancers().GKE.ServiceAnnotations.Keys[0]})
 	}
 	for _, name := range s.BackendConfigs {
 		b := c.configs[[2]string{s.namespace(), name}]
@@ -171,7 +172,7 @@ func (c *Collector) serviceRoutes(s *Service) []Route {
 			continue
 		}
 		r := Route{Via: s.String() + " → " + b.String(), Owner: s.Ref, Delay: b.DrainingTimeoutSec,
-			Source: "spec.connectionDraining.drainingTimeoutSec of " + b.String(), Problem: b.Problem}
+			Source: LoadBalancers().GKE.BackendConfig.Field + " of " + b.String(), Problem: b.Problem}
 		out = append(out, r)
 	}
 	return out
@@ -282,7 +283,7 @@ func (r Routed) check(action config.Action) *fn.Result {
 			r.Via, r.Workload, r.Delay, r.Source, d.Unknown[0].Name, d.Unknown[0].PreStop.Form)}
 	case r.Default:
 		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s sets no %s: %s of %ds is longer than %s; set it to %d or less, or make the application drain longer",
-			r.Via, DeregistrationDelay, r.Source, r.Delay, drain, d.Seconds)}
+			r.Via, LoadBalancers().AWS.DeregistrationDelay.Attribute, r.Source, r.Delay, drain, d.Seconds)}
 	}
 	return &fn.Result{Severity: Severity(action), ResourceRef: r.Owner.Resource, File: r.Owner.File,
 		Message: fmt.Sprintf("%s keeps sending to %s for %ds (%s), %ds after %s ends: lower the delay to %ds or less, or make the application drain longer",

@@ -9,22 +9,25 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
+// wait is Linkerd's exit delay annotation, as its catalog entry names it.
+const wait = "config.alpha.linkerd.io/proxy-wait-before-exit-seconds"
+
 func TestInjectedExit(t *testing.T) {
 	linkerd, _ := preset.Lookup(preset.Linkerd)
 	istio, _ := preset.Lookup(preset.Istio)
-	const cfg = preset.IstioProxyConfig
+	const cfg = "proxy.istio.io/config"
 	tests := []struct {
 		name        string
 		delays      []preset.Delay
 		annotations map[string]string
 		want        budget.Exit
 	}{
-		{"linkerd wait-before-exit", linkerd.ExitDelays, map[string]string{preset.LinkerdWaitBeforeExit: "30"},
-			budget.Exit{Seconds: 30, Source: preset.LinkerdWaitBeforeExit + ` "30"`}},
+		{"linkerd wait-before-exit", linkerd.ExitDelays, map[string]string{wait: "30"},
+			budget.Exit{Seconds: 30, Source: wait + ` "30"`}},
 		{"linkerd default", linkerd.ExitDelays, nil,
-			budget.Exit{Seconds: 0, Source: "no " + preset.LinkerdWaitBeforeExit + ": its default 0s"}},
-		{"linkerd in a duration", linkerd.ExitDelays, map[string]string{preset.LinkerdWaitBeforeExit: "30s"},
-			budget.Exit{Source: preset.LinkerdWaitBeforeExit + ` "30s"`, Problem: "it is not a number of seconds"}},
+			budget.Exit{Seconds: 0, Source: "no " + wait + ": its default 0s"}},
+		{"linkerd in a duration", linkerd.ExitDelays, map[string]string{wait: "30s"},
+			budget.Exit{Source: wait + ` "30s"`, Problem: "it is not a number of seconds"}},
 		{"istio terminationDrainDuration, YAML", istio.ExitDelays, map[string]string{cfg: "{terminationDrainDuration: 20s}"},
 			budget.Exit{Seconds: 20, Source: "terminationDrainDuration in " + cfg + ` "20s"`}},
 		{"istio terminationDrainDuration, JSON", istio.ExitDelays, map[string]string{cfg: `{"terminationDrainDuration":"1m30s","holdApplicationUntilProxyStarts":true}`},
@@ -55,7 +58,7 @@ func TestInjectedExit(t *testing.T) {
 func TestOrderedBreaksInjected(t *testing.T) {
 	pod := budget.ReadPod(krmtest.Parse(t, "containers:\n- name: app\n  lifecycle: {preStop: {sleep: {seconds: 40}}}\n"), nil)
 	got := pod.OrderedBreaks([]budget.Exit{
-		{Name: "linkerd-proxy", Seconds: 30, Injected: true, Source: preset.LinkerdWaitBeforeExit + ` "30"`},
+		{Name: "linkerd-proxy", Seconds: 30, Injected: true, Source: wait + ` "30"`},
 		{Name: "istio-proxy", Seconds: 5, Injected: true, UntilIdle: true},
 		{Name: "other", Injected: true, Problem: "it is not a number of seconds"},
 	}, 86390)

@@ -14,23 +14,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 )
 
-// Annotations and defaults of the load balancers the budget reads.
-const (
-	// ALBTargetGroupAttributes is the AWS Load Balancer Controller's Ingress
-	// annotation; on a Service it takes precedence over the Ingress's.
-	ALBTargetGroupAttributes = "alb.ingress.kubernetes.io/target-group-attributes"
-	// NLBTargetGroupAttributes is its annotation on a Service of type LoadBalancer.
-	NLBTargetGroupAttributes = "service.beta.kubernetes.io/aws-load-balancer-target-group-attributes"
-	// DeregistrationDelay is the target group attribute the budget reads.
-	DeregistrationDelay = "deregistration_delay.timeout_seconds"
-	// AWSDefaultDelay is Elastic Load Balancing's default deregistration delay, in seconds.
-	AWSDefaultDelay = 300
-	// GKEBackendConfig is the Service annotation that names GKE BackendConfigs.
-	GKEBackendConfig = "cloud.google.com/backend-config"
-	// GKEBackendConfigBeta is its older name.
-	GKEBackendConfigBeta = "beta.cloud.google.com/backend-config"
-)
-
 // Ref names an item in results.
 type Ref struct {
 	// Resource is the item's resourceRef.
@@ -69,18 +52,19 @@ type Attribute struct {
 	Problem string
 }
 
-// ParseAttributes reads deregistration_delay.timeout_seconds from a target
+// ParseAttributes reads the deregistration delay attribute from a target
 // group attributes annotation: comma-separated key=value pairs.
 func ParseAttributes(value string) Attribute {
 	a := Attribute{Set: true}
+	delay := LoadBalancers().AWS.DeregistrationDelay.Attribute
 	for _, pair := range strings.Split(value, ",") {
 		key, v, ok := strings.Cut(pair, "=")
-		if !ok || strings.TrimSpace(key) != DeregistrationDelay {
+		if !ok || strings.TrimSpace(key) != delay {
 			continue
 		}
 		n, problem := wholeSeconds(strings.TrimSpace(v))
 		if problem != "" {
-			a.Known, a.Problem = false, fmt.Sprintf("%s=%q %s", DeregistrationDelay, strings.TrimSpace(v), problem)
+			a.Known, a.Problem = false, fmt.Sprintf("%s=%q %s", delay, strings.TrimSpace(v), problem)
 			continue
 		}
 		a.Seconds, a.Known, a.Problem = n, true, ""
@@ -112,11 +96,11 @@ type Service struct {
 	Ref
 	// Selector is its pod selector.
 	Selector map[string]string
-	// ALBAttributes is its alb.ingress.kubernetes.io/target-group-attributes.
+	// ALBAttributes is its Ingress target group attributes annotation.
 	ALBAttributes Attribute
 	// NLB reports whether it is a LoadBalancer the AWS Load Balancer Controller serves.
 	NLB bool
-	// NLBAttributes is its service.beta.kubernetes.io/aws-load-balancer-target-group-attributes.
+	// NLBAttributes is its Service target group attributes annotation.
 	NLBAttributes Attribute
 	// BackendConfigs are the GKE BackendConfigs it names, in order, once each.
 	BackendConfigs []string
@@ -127,7 +111,7 @@ type Service struct {
 // BackendConfig is what the budget keeps of a GKE BackendConfig.
 type BackendConfig struct {
 	Ref
-	// DrainingTimeoutSec is spec.connectionDraining.drainingTimeoutSec; 0 when absent.
+	// DrainingTimeoutSec is the draining timeout field; its default when absent.
 	DrainingTimeoutSec int64
 	// Problem says why the field cannot be read.
 	Problem string
@@ -140,27 +124,29 @@ func Observe(item *yaml.RNode, ref Ref) Fact {
 	if apiVersion := item.GetApiVersion(); strings.Contains(apiVersion, "/") {
 		group = apiVersion[:strings.LastIndex(apiVersion, "/")]
 	}
+	bc := LoadBalancers().GKE.BackendConfig
 	switch kind := item.GetKind(); {
 	case kind == "Ingress" && (group == "networking.k8s.io" || group == "extensions"):
 		return Fact{Ingress: observeIngress(item, ref)}
 	case kind == "Service" && group == "":
 		return Fact{Service: observeService(item, ref)}
-	case kind == "BackendConfig" && group == "cloud.google.com":
+	case kind == bc.Kind && group == bc.Group:
 		return Fact{BackendConfig: observeBackendConfig(item, ref)}
 	}
 	return Fact{}
 }
 
 func observeIngress(item *yaml.RNode, ref Ref) *Ingress {
+	aws := LoadBalancers().AWS
 	annotations := item.GetAnnotations()
-	in := &Ingress{Ref: ref, Attributes: attribute(annotations, ALBTargetGroupAttributes)}
+	in := &Ingress{Ref: ref, Attributes: attribute(annotations, aws.IngressAttributes.Annotation)}
 	class := annotations["kubernetes.io/ingress.class"]
 	if n, err := yamlnode.Lookup(item, "spec", "ingressClassName"); err == nil && n != nil {
 		class = yaml.GetValue(n)
 	}
-	in.ALB = class == "alb"
+	in.ALB = class == aws.IngressClass.Value
 	for key := range annotations {
-		in.ALB = in.ALB || strings.HasPrefix(key, "alb.ingress.kubernetes.io/")
+		in.ALB = in.ALB || strings.HasPrefix(key, aws.AnnotationPrefix.Value)
 	}
 	seen := map[string]bool{}
 	add := func(backend *yaml.RNode) {
@@ -188,21 +174,21 @@ func observeIngress(item *yaml.RNode, ref Ref) *Ingress {
 }
 
 func observeService(item *yaml.RNode, ref Ref) *Service {
+	lbs := LoadBalancers()
 	annotations := item.GetAnnotations()
 	s := &Service{
 		Ref:           ref,
-		ALBAttributes: attribute(annotations, ALBTargetGroupAttributes),
-		NLBAttributes: attribute(annotations, NLBTargetGroupAttributes),
+		ALBAttributes: attribute(annotations, lbs.AWS.IngressAttributes.Annotation),
+		NLBAttributes: attribute(annotations, lbs.AWS.ServiceAttributes.Annotation),
 	}
 	if sel := lookup(item, "spec", "selector"); sel != nil {
 		s.Selector = stringMap(sel)
 	}
-	lbType := annotations["service.beta.kubernetes.io/aws-load-balancer-type"]
 	s.NLB = str(item, "spec", "type") == "LoadBalancer" &&
-		(str(item, "spec", "loadBalancerClass") == "service.k8s.aws/nlb" || lbType == "external" || lbType == "nlb-ip" || lbType == "nlb")
-	for _, key := range []string{GKEBackendConfig, GKEBackendConfigBeta} {
+		(str(item, "spec", "loadBalancerClass") == lbs.AWS.NLBClass.Value || lbs.AWS.isNLBType(annotations[lbs.AWS.NLBType.Annotation]))
+	for _, key := range lbs.GKE.ServiceAnnotations.Keys {
 		if v, ok := annotations[key]; ok {
-			s.BackendConfigs, s.BackendConfigProblem = backendConfigNames(v)
+			s.BackendConfigs, s.BackendConfigProblem = backendConfigNames(key, v)
 			break
 		}
 	}
@@ -211,13 +197,13 @@ func observeService(item *yaml.RNode, ref Ref) *Service {
 
 // backendConfigNames reads the backend-config annotation: JSON with a
 // "default" name and "ports" from port number or name to a name.
-func backendConfigNames(value string) ([]string, string) {
+func backendConfigNames(key, value string) ([]string, string) {
 	var ann struct {
 		Default string            `json:"default"`
 		Ports   map[string]string `json:"ports"`
 	}
 	if err := json.Unmarshal([]byte(value), &ann); err != nil {
-		return nil, fmt.Sprintf("%s %q is not JSON such as {\"default\": \"name\"} or {\"ports\": {\"80\": \"name\"}}", GKEBackendConfig, value)
+		return nil, fmt.Sprintf("%s %q is not JSON such as {\"default\": \"name\"} or {\"ports\": {\"80\": \"name\"}}", key, value)
 	}
 	seen := map[string]bool{}
 	var names []string
@@ -240,14 +226,15 @@ func backendConfigNames(value string) ([]string, string) {
 }
 
 func observeBackendConfig(item *yaml.RNode, ref Ref) *BackendConfig {
-	b := &BackendConfig{Ref: ref}
-	n := lookup(item, "spec", "connectionDraining", "drainingTimeoutSec")
+	bc := LoadBalancers().GKE.BackendConfig
+	b := &BackendConfig{Ref: ref, DrainingTimeoutSec: bc.Default}
+	n := lookup(item, strings.Split(bc.Field, ".")...)
 	if n == nil {
 		return b
 	}
 	v, problem := wholeSeconds(yaml.GetValue(n))
 	if problem != "" {
-		b.Problem = fmt.Sprintf("spec.connectionDraining.drainingTimeoutSec %q %s", yaml.GetValue(n), problem)
+		b.Problem = fmt.Sprintf("%s %q %s", bc.Field, yaml.GetValue(n), problem)
 		return b
 	}
 	b.DrainingTimeoutSec = v

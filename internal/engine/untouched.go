@@ -2,16 +2,23 @@ package engine
 
 import (
 	"strings"
+	"sync"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
 // readKinds are the kinds the run reads without editing them: a Namespace
 // (its skip annotation) and what the termination budget reads for load
-// balancers (a Service, an Ingress, a GKE BackendConfig), whatever their
-// group.
-var readKinds = map[string]bool{"Namespace": true, "Service": true, "Ingress": true, "BackendConfig": true}
+// balancers (budget.ReadKinds), whatever their group.
+var readKinds = sync.OnceValue(func() map[string]bool {
+	kinds := map[string]bool{"Namespace": true}
+	for _, k := range budget.ReadKinds() {
+		kinds[k] = true
+	}
+	return kinds
+})
 
 // Untouched reports whether the run neither edits, reads nor counts an item
 // of the apiVersion and kind: not a workload of the config's or the built-in
@@ -20,7 +27,7 @@ var readKinds = map[string]bool{"Namespace": true, "Service": true, "Ingress": t
 // nothing else in it is read by the run (the kpt package-path annotation,
 // see shownByOrchestrator). It is false when the config did not load.
 func (e *Engine) Untouched(apiVersion, kind string) bool {
-	if e.cfgErr != nil || readKinds[kind] || strings.HasSuffix(kind, "List") {
+	if e.cfgErr != nil || readKinds()[kind] || strings.HasSuffix(kind, "List") {
 		return false
 	}
 	return !workload.IsKind(apiVersion, kind, e.t.Config.Spec.PodSpecPaths)
@@ -34,7 +41,7 @@ var builtInKinds = config.BuiltInKinds()
 // when MayRead is true. It tells a driver, before it scans an item, that
 // the scan cannot spare the parse.
 func (e *Engine) MayRead(kind string) bool {
-	if e.cfgErr != nil || readKinds[kind] || strings.HasSuffix(kind, "List") {
+	if e.cfgErr != nil || readKinds()[kind] || strings.HasSuffix(kind, "List") {
 		return true
 	}
 	for _, list := range [][]config.PodSpecPath{e.t.Config.Spec.PodSpecPaths, builtInKinds} {

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path"
 	"regexp"
@@ -24,32 +25,58 @@ var files embed.FS
 // Builtin returns the built-in catalog's entries, sorted by name. Each
 // file is read once, when first needed; an entry that does not read is a
 // bug that every test reports.
-var Builtin = sync.OnceValue(func() []Entry {
-	var entries []Entry
-	for _, name := range slices.Sorted(maps.Keys(builtin)) {
-		entries = append(entries, builtin[name]())
-	}
-	return entries
-})
+func Builtin() []Entry { return builtin.entries() }
 
-// builtin reads each built-in entry, by name, once: a run that names its
-// presets reads only their files.
-var builtin = func() map[string]func() Entry {
-	names, err := files.ReadDir("catalog")
+// builtin is the built-in catalog, read from files.
+var builtin = newShelf(files)
+
+// shelf is a catalog of entry files, catalog/<name>.yaml in its file
+// system, each read and checked once, when first needed: a run that names
+// its presets reads only their files.
+type shelf struct {
+	// read reads each entry, by name.
+	read map[string]func() Entry
+	// entries are every entry, sorted by name.
+	entries func() []Entry
+	// meshInit are every mesh's own init containers.
+	meshInit func() []string
+}
+
+// newShelf lists the entry files of a file system's catalog directory.
+func newShelf(fsys fs.FS) *shelf {
+	names, err := fs.ReadDir(fsys, "catalog")
 	if err != nil {
 		panic(err)
 	}
-	out := map[string]func() Entry{}
+	s := &shelf{read: map[string]func() Entry{}}
 	for _, f := range names {
 		file := f.Name()
-		out[strings.TrimSuffix(file, ".yaml")] = sync.OnceValue(func() Entry { return readFile(file) })
+		s.read[strings.TrimSuffix(file, ".yaml")] = sync.OnceValue(func() Entry { return readFile(fsys, file) })
 	}
-	return out
-}()
+	s.entries = sync.OnceValue(func() []Entry {
+		var entries []Entry
+		for _, name := range slices.Sorted(maps.Keys(s.read)) {
+			entries = append(entries, s.read[name]())
+		}
+		return entries
+	})
+	s.meshInit = sync.OnceValue(func() []string {
+		var names []string
+		for _, e := range s.entries() {
+			if e.Mesh {
+				for _, c := range e.InitContainers {
+					names = append(names, c.Name)
+				}
+			}
+		}
+		return names
+	})
+	return s
+}
 
-// readFile reads and checks the built-in entry in a file of catalog/.
-func readFile(file string) Entry {
-	data, err := files.ReadFile("catalog/" + file)
+// readFile reads and checks the entry in a file of a catalog directory.
+func readFile(fsys fs.FS, file string) Entry {
+	data, err := fs.ReadFile(fsys, "catalog/"+file)
 	if err != nil {
 		panic(err)
 	}
@@ -146,8 +173,8 @@ func (e Entry) Check() []error {
 				}
 			}
 		}
-		if inj.Annotate == GenericDialect && inj.Annotations == nil {
-			add("injector.annotations", "the generic dialect writes the annotations listed here: give them")
+		for _, p := range inj.dialectProblems() {
+			add(p.field, "%s", p.problem)
 		}
 		if a := inj.Annotations; a != nil && a.ExitDelay != nil && a.ExitDelay.Format != "" && a.ExitDelay.Format != FormatDuration && a.ExitDelay.Format != FormatSeconds {
 			add("injector.annotations.exitDelay.format", "%q is not %s or %s", a.ExitDelay.Format, FormatDuration, FormatSeconds)
@@ -173,6 +200,49 @@ func (e Entry) Check() []error {
 	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return errs
+}
+
+// problem is what is wrong with a field of an entry.
+type problem struct{ field, problem string }
+
+// dialectProblems lists what the injector's dialect needs of its
+// annotations and lacks. Every dialect writes the annotations listed; the
+// linkerd and istio dialects need ordered ones, an exit delay and a native
+// switch; the istio dialect writes the ordered ones and the exit delay as
+// fields of mapping annotations and keeps the injector's record, the others
+// write plain annotations.
+func (inj InjectorFacts) dialectProblems() []problem {
+	a := inj.Annotations
+	if !slices.Contains(dialects, inj.Annotate) {
+		return nil
+	}
+	if a == nil {
+		return []problem{{"injector.annotations", fmt.Sprintf("the %s dialect writes the annotations listed here: give them", inj.Annotate)}}
+	}
+	var out []problem
+	if inj.Annotate != GenericDialect && (len(a.Ordered) == 0 || a.ExitDelay == nil || a.Native == nil) {
+		out = append(out, problem{"injector.annotations", fmt.Sprintf("the %s dialect writes ordered annotations, an exit delay and a native switch: give them", inj.Annotate)})
+	}
+	fields := map[string]string{}
+	for i, kv := range a.Ordered {
+		fields[fmt.Sprintf("injector.annotations.ordered[%d].field", i)] = kv.Field
+	}
+	if a.ExitDelay != nil {
+		fields["injector.annotations.exitDelay.field"] = a.ExitDelay.Field
+	}
+	inField := inj.Annotate == IstioDialect
+	for _, field := range slices.Sorted(maps.Keys(fields)) {
+		switch given := fields[field] != ""; {
+		case inField && !given:
+			out = append(out, problem{field, fmt.Sprintf("the %s dialect writes it as a key of a mapping annotation: give the key", inj.Annotate)})
+		case !inField && given:
+			out = append(out, problem{field, fmt.Sprintf("the %s dialect writes plain annotations: give no field", inj.Annotate)})
+		}
+	}
+	if inField && inj.Record == nil {
+		out = append(out, problem{"injector.record", fmt.Sprintf("the %s dialect keeps the injector's record of the containers it added: give its annotation", inj.Annotate)})
+	}
+	return out
 }
 
 // Delay formats.

@@ -22,6 +22,13 @@ func TestCatalogSources(t *testing.T) {
 	if len(entries) < 3 {
 		t.Fatalf("the catalog has %d entries", len(entries))
 	}
+	checkSources(t, entries)
+}
+
+// checkSources checks that every fact of each entry cites a source of
+// the entry, and every source is a repository at a version that a fact cites.
+func checkSources(t *testing.T, entries []preset.Entry) {
+	t.Helper()
 	for _, e := range entries {
 		used := map[string]bool{}
 		for _, f := range facts(reflect.ValueOf(e), e.Name) {
@@ -161,6 +168,11 @@ func TestEntryCheck(t *testing.T) {
 		{"bad delay", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Default: "soon"}}}}, "exit.delays[0].default: "},
 		{"bad minimum", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Exit: &preset.Exit{Delays: []preset.Delay{{Annotation: "x", Format: "boolean", Minimum: "soon"}}}}, "exit.delays[0].minimum: "},
 		{"switch without key", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Enabled: []preset.SwitchFact{{Value: "true"}}}}, "injector.enabled[0]: "},
+		{"generic dialect without annotations", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "generic"}}, "injector.annotations: the generic dialect writes"},
+		{"generic dialect with a field", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "generic", Annotations: &preset.Annotations{Ordered: []preset.FieldValue{{Key: "acme.io/config", Field: "hold", Value: "true"}}}}}, "injector.annotations.ordered[0].field: the generic dialect writes plain annotations"},
+		{"linkerd dialect without an exit delay", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "linkerd", Annotations: &preset.Annotations{Ordered: []preset.FieldValue{{Key: "acme.io/await", Value: "enabled"}}, Native: &preset.KeyValue{Key: "acme.io/native", Value: "true"}}}}, "injector.annotations: the linkerd dialect writes ordered annotations"},
+		{"istio dialect without a field", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "istio", Record: &preset.RecordFact{Annotation: "acme.io/status"}, Annotations: &preset.Annotations{Ordered: []preset.FieldValue{{Key: "acme.io/config", Value: "true"}}, ExitDelay: &preset.KeyFormat{Key: "acme.io/config", Field: "drain"}, Native: &preset.KeyValue{Key: "acme.io/native", Value: "true"}}}}, "injector.annotations.ordered[0].field: the istio dialect writes it as a key"},
+		{"istio dialect without record", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "istio", Annotations: &preset.Annotations{Ordered: []preset.FieldValue{{Key: "acme.io/config", Field: "hold", Value: "true"}}, ExitDelay: &preset.KeyFormat{Key: "acme.io/config", Field: "drain"}, Native: &preset.KeyValue{Key: "acme.io/native", Value: "true"}}}}, "injector.record: "},
 		{"unknown dialect", preset.Entry{Name: "acme", Containers: []preset.Named{{Name: "a"}}, Injector: &preset.InjectorFacts{Annotate: "acme"}}, "injector.annotate: "},
 	} {
 		errs := preset.Entry.Check(tc.entry)

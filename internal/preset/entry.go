@@ -286,8 +286,12 @@ type InjectorFacts struct {
 	Native *NativeFact `json:"native,omitempty"`
 	// Annotate is the dialect of the annotations the function writes for the injector.
 	Annotate Dialect `json:"annotate,omitempty"`
-	// Annotations are the annotations the function writes for the generic dialect.
+	// Annotations are the annotations the function writes for the injector.
 	Annotations *Annotations `json:"annotations,omitempty"`
+	// Record is the annotation in which the injector lists the containers
+	// it added, which it reads when it injects the pod again; the function
+	// keeps it true to a proxy that became a native sidecar.
+	Record *RecordFact `json:"record,omitempty"`
 	// Ordering says what the injector itself offers to start the sidecar first and stop it last.
 	Ordering string `json:"ordering,omitempty"`
 	// Source is "<source key> <path>", for ordering.
@@ -336,7 +340,7 @@ type Since struct {
 // an injector of the generic dialect to order its sidecar.
 type Annotations struct {
 	// Ordered hold the application until the sidecar is ready.
-	Ordered []KeyValue `json:"ordered,omitempty"`
+	Ordered []FieldValue `json:"ordered,omitempty"`
 	// ExitDelay holds the sidecar's exit delay.
 	ExitDelay *KeyFormat `json:"exitDelay,omitempty"`
 	// Native makes the injector add a native sidecar.
@@ -353,12 +357,35 @@ type KeyValue struct {
 	Value string `json:"value"`
 }
 
+// FieldValue is an annotation with its value, or with the value of one key
+// of its value when that is a YAML or JSON mapping.
+type FieldValue struct {
+	// Key is the annotation's key.
+	Key string `json:"key"`
+	// Field is the key in the annotation's value, a YAML or JSON mapping:
+	// the istio dialect's alone, which keeps every other key.
+	Field string `json:"field,omitempty"`
+	// Value is its value.
+	Value string `json:"value"`
+}
+
 // KeyFormat is an annotation that holds a duration.
 type KeyFormat struct {
 	// Key is the annotation's key.
 	Key string `json:"key"`
+	// Field is the key in the annotation's value, a YAML or JSON mapping:
+	// the istio dialect's alone, which keeps every other key.
+	Field string `json:"field,omitempty"`
 	// Format is duration ("30s") or seconds ("30").
 	Format string `json:"format,omitempty"`
+}
+
+// RecordFact is the annotation in which an injector lists the containers it added.
+type RecordFact struct {
+	// Annotation is the annotation's key.
+	Annotation string `json:"annotation"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
 }
 
 // Word is a vendor's own word on a pod that its sidecar there runs as the

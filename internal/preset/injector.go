@@ -23,8 +23,11 @@ type Injector struct {
 	// Dialect names the annotations the function writes for the injector;
 	// empty when it writes none.
 	Dialect Dialect
-	// Annotations are what the generic dialect writes.
+	// Annotations are what the function writes for the injector, in its dialect.
 	Annotations *Annotations
+	// Record is the annotation in which the injector lists the containers
+	// it added; empty when it keeps none.
+	Record string
 	// Ordering says what the injector itself offers to start the sidecar
 	// first and stop it last.
 	Ordering string

@@ -31,23 +31,23 @@ func TestInjectorSwitches(t *testing.T) {
 		{"linkerd, nothing set", preset.Linkerd, pod{}, false, false, false},
 		{"linkerd inject disabled", preset.Linkerd, pod{annotations: map[string]string{"linkerd.io/inject": "disabled"}}, true, false, false},
 		{"linkerd inject enabled", preset.Linkerd, pod{annotations: map[string]string{"linkerd.io/inject": "enabled"}}, false, false, false},
-		{"linkerd await disabled", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdProxyAwait: "disabled"}}, false, true, true},
-		{"linkerd await enabled", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdProxyAwait: "enabled"}}, false, false, false},
-		{"linkerd native off is a boolean", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdNativeSidecarGA: "0"}}, false, false, true},
-		{"linkerd GA key read before beta", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdNativeSidecarGA: "true", preset.LinkerdNativeSidecarBeta: "false"}}, false, false, false},
-		{"linkerd beta key", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdNativeSidecarBeta: "False"}}, false, false, true},
-		{"linkerd alpha key is the function's own", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdNativeSidecar: "false"}}, false, false, false},
-		{"linkerd native switch not a boolean", preset.Linkerd, pod{annotations: map[string]string{preset.LinkerdNativeSidecarGA: "no"}}, false, false, false},
+		{"linkerd await disabled", preset.Linkerd, pod{annotations: map[string]string{"config.linkerd.io/proxy-await": "disabled"}}, false, true, true},
+		{"linkerd await enabled", preset.Linkerd, pod{annotations: map[string]string{"config.linkerd.io/proxy-await": "enabled"}}, false, false, false},
+		{"linkerd native off is a boolean", preset.Linkerd, pod{annotations: map[string]string{"config.linkerd.io/proxy-enable-native-sidecar": "0"}}, false, false, true},
+		{"linkerd GA key read before beta", preset.Linkerd, pod{annotations: map[string]string{"config.linkerd.io/proxy-enable-native-sidecar": "true", "config.beta.linkerd.io/proxy-enable-native-sidecar": "false"}}, false, false, false},
+		{"linkerd beta key", preset.Linkerd, pod{annotations: map[string]string{"config.beta.linkerd.io/proxy-enable-native-sidecar": "False"}}, false, false, true},
+		{"linkerd alpha key is the function's own", preset.Linkerd, pod{annotations: map[string]string{"config.alpha.linkerd.io/proxy-enable-native-sidecar": "false"}}, false, false, false},
+		{"linkerd native switch not a boolean", preset.Linkerd, pod{annotations: map[string]string{"config.linkerd.io/proxy-enable-native-sidecar": "no"}}, false, false, false},
 		{"istio inject label false", preset.Istio, pod{labels: map[string]string{"sidecar.istio.io/inject": "false"}}, true, false, false},
 		{"istio inject annotation false", preset.Istio, pod{annotations: map[string]string{"sidecar.istio.io/inject": "false"}}, true, false, false},
 		{"istio inject true", preset.Istio, pod{labels: map[string]string{"sidecar.istio.io/inject": "true"}}, false, false, false},
-		{"istio hold false, JSON", preset.Istio, pod{annotations: map[string]string{preset.IstioProxyConfig: `{"holdApplicationUntilProxyStarts": false}`}}, false, true, true},
-		{"istio hold false, YAML", preset.Istio, pod{annotations: map[string]string{preset.IstioProxyConfig: "holdApplicationUntilProxyStarts: false\n"}}, false, true, true},
-		{"istio hold true", preset.Istio, pod{annotations: map[string]string{preset.IstioProxyConfig: `{"holdApplicationUntilProxyStarts": true}`}}, false, false, false},
-		{"istio ProxyConfig not a mapping", preset.Istio, pod{annotations: map[string]string{preset.IstioProxyConfig: "false"}}, false, false, false},
-		{"istio native off is exactly false", preset.Istio, pod{annotations: map[string]string{preset.IstioNativeSidecar: "false"}}, false, false, true},
-		{"istio native 0 is not off", preset.Istio, pod{annotations: map[string]string{preset.IstioNativeSidecar: "0"}}, false, false, false},
-		{"cloud-sql-proxy has no injector", preset.CloudSQLProxy, pod{annotations: map[string]string{"linkerd.io/inject": "disabled", preset.IstioNativeSidecar: "false"}}, false, false, false},
+		{"istio hold false, JSON", preset.Istio, pod{annotations: map[string]string{"proxy.istio.io/config": `{"holdApplicationUntilProxyStarts": false}`}}, false, true, true},
+		{"istio hold false, YAML", preset.Istio, pod{annotations: map[string]string{"proxy.istio.io/config": "holdApplicationUntilProxyStarts: false\n"}}, false, true, true},
+		{"istio hold true", preset.Istio, pod{annotations: map[string]string{"proxy.istio.io/config": `{"holdApplicationUntilProxyStarts": true}`}}, false, false, false},
+		{"istio ProxyConfig not a mapping", preset.Istio, pod{annotations: map[string]string{"proxy.istio.io/config": "false"}}, false, false, false},
+		{"istio native off is exactly false", preset.Istio, pod{annotations: map[string]string{"sidecar.istio.io/nativeSidecar": "false"}}, false, false, true},
+		{"istio native 0 is not off", preset.Istio, pod{annotations: map[string]string{"sidecar.istio.io/nativeSidecar": "0"}}, false, false, false},
+		{"cloud-sql-proxy has no injector", preset.CloudSQLProxy, pod{annotations: map[string]string{"linkerd.io/inject": "disabled", "sidecar.istio.io/nativeSidecar": "false"}}, false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := preset.Lookup(tc.preset)
@@ -66,8 +66,8 @@ func TestInjectorSwitches(t *testing.T) {
 
 func TestNativeSwitch(t *testing.T) {
 	p, _ := preset.Lookup(preset.Linkerd)
-	key, v, off := p.NativeSwitch(pod{annotations: map[string]string{preset.LinkerdNativeSidecarBeta: "false"}})
-	if key != preset.LinkerdNativeSidecarBeta || v != "false" || !off {
+	key, v, off := p.NativeSwitch(pod{annotations: map[string]string{"config.beta.linkerd.io/proxy-enable-native-sidecar": "false"}})
+	if key != "config.beta.linkerd.io/proxy-enable-native-sidecar" || v != "false" || !off {
 		t.Errorf("NativeSwitch = %q, %q, %v", key, v, off)
 	}
 	if key, _, off := p.NativeSwitch(pod{}); key != "" || off {

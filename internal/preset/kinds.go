@@ -73,6 +73,9 @@ func (e Entry) Preset() Preset {
 			Annotations: inj.Annotations,
 			Ordering:    inj.Ordering,
 		}
+		if inj.Record != nil {
+			p.Injector.Record = inj.Record.Annotation
+		}
 		if n := inj.Native; n != nil {
 			p.Injector.Native = NativeSwitch{Keys: slices.Clone(n.Keys), Boolean: n.Boolean, Default: n.Default, NoStartupProbe: n.NoStartupProbe}
 		}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -139,7 +138,7 @@ func Lookup(name string) (Preset, bool) {
 	if name == None {
 		return none(), true
 	}
-	if read, ok := builtin[name]; ok {
+	if read, ok := builtin.read[name]; ok {
 		return read().Preset(), true
 	}
 	return Preset{}, false
@@ -168,18 +167,7 @@ func Catalog() []Preset {
 }
 
 // MeshInitContainers lists every mesh's own init containers.
-func MeshInitContainers() []string { return slices.Clone(meshInitContainers()) }
-
-// meshInitContainers is MeshInitContainers, gathered once.
-var meshInitContainers = sync.OnceValue(func() []string {
-	var names []string
-	for _, p := range all() {
-		if p.Mesh {
-			names = append(names, p.InitContainers...)
-		}
-	}
-	return names
-})
+func MeshInitContainers() []string { return slices.Clone(builtin.meshInit()) }
 
 // NoSleepMessage is the message for an exit delay that cannot be written:
 // the cluster's version (kubernetesVersion) has no sleep action, which

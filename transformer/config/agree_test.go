@@ -9,6 +9,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // everyField sets every field of the description once, with values Load
@@ -159,12 +161,13 @@ spec:
         disabled: [{label: acme.dev/inject, value: "false", source: acme webhook/inject.go}, {annotation: acme.dev/inject, field: x, value: "n", namespace: true}]
         optOuts: [{annotation: acme.dev/config, field: hold, value: "false", source: acme webhook/inject.go}, {label: acme.dev/hold, value: "n", namespace: false}]
         native: {keys: [acme.dev/native], boolean: true, default: {kubernetes: "1.29", version: "2.0"}, noStartupProbe: true, source: acme webhook/native.go}
-        annotate: generic
+        annotate: istio
         annotations:
-          ordered: [{key: acme.dev/hold, value: "true"}]
-          exitDelay: {key: acme.dev/drain, format: seconds}
+          ordered: [{key: acme.dev/config, field: hold, value: "true"}]
+          exitDelay: {key: acme.dev/config, field: drain, format: seconds}
           native: {key: acme.dev/native, value: "true"}
           source: acme webhook/inject.go
+        record: {annotation: acme.dev/status, source: acme webhook/inject.go}
         ordering: acme.dev/hold holds the application until the proxy is ready
         source: acme webhook/inject.go
       leaveAlone:
@@ -369,6 +372,11 @@ func TestLoadAndSchemaAgree(t *testing.T) {
 			if s.path == "spec.sidecars[0].preset" && v != "cloud-sql-proxy" {
 				// The sidecar's cloudSQLProxy takes this preset only.
 				agree(s, "= "+v, false, "spec.sidecars[0].cloudSQLProxy")
+				continue
+			}
+			if s.path == "spec.catalog.entries[0].injector.annotate" && v != string(preset.IstioDialect) {
+				// The entry's annotations are keys of a mapping annotation, which the istio dialect alone writes.
+				agree(s, "= "+v, false, "spec.catalog.entries[0].injector.annotations.exitDelay.field")
 				continue
 			}
 			agree(s, "= "+v, true, s.path)

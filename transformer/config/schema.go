@@ -184,15 +184,44 @@ func specRules() []any {
 
 // entryRules are the rules of a catalog entry of the config's own: a name
 // that is not a built-in preset's, a container name or an image pattern,
-// and the annotations the generic dialect writes.
+// and what the injector's dialect needs of its annotations.
 func entryRules() []any {
 	nonEmpty := map[string]any{"type": "array", "minItems": 1}
-	return []any{
+	rules := []any{
 		map[string]any{"properties": map[string]any{"name": map[string]any{"not": map[string]any{"enum": preset.Names()}}}},
 		map[string]any{"anyOf": []any{given("containers", nonEmpty), given("images", nonEmpty)}},
-		map[string]any{"if": given("injector", given("annotate", map[string]any{"const": preset.GenericDialect})),
-			"then": given("injector", given("annotations", map[string]any{"type": "object"}))},
 	}
+	return append(rules, dialectRules()...)
+}
+
+// dialectRules are what an injector's dialect needs of its annotations, as
+// preset.Entry.Check says: every dialect writes the annotations listed; the
+// linkerd and istio dialects ordered ones, an exit delay and a native
+// switch; the istio dialect the ordered ones and the exit delay as keys of
+// mapping annotations (field), and the injector's record; the others plain
+// annotations.
+func dialectRules() []any {
+	obj, str := map[string]any{"type": "object"}, map[string]any{"type": "string", "minLength": 1}
+	withField, noField := given("field", str), map[string]any{"not": given("field", str)}
+	fields := func(each map[string]any) map[string]any {
+		return map[string]any{"properties": map[string]any{"injector": map[string]any{"properties": map[string]any{"annotations": map[string]any{"properties": map[string]any{
+			"ordered": map[string]any{"items": each}, "exitDelay": each}}}}}}
+	}
+	var rules []any
+	for _, d := range preset.Dialects() {
+		then := []any{given("injector", given("annotations", obj))}
+		if d != preset.GenericDialect {
+			then = append(then, given("injector", given("annotations", map[string]any{"required": []string{"ordered", "exitDelay", "native"},
+				"properties": map[string]any{"ordered": map[string]any{"type": "array", "minItems": 1}, "exitDelay": obj, "native": obj}})))
+		}
+		if d == preset.IstioDialect {
+			then = append(then, fields(withField), given("injector", given("record", obj)))
+		} else {
+			then = append(then, fields(noField))
+		}
+		rules = append(rules, map[string]any{"if": given("injector", given("annotate", map[string]any{"const": d})), "then": map[string]any{"allOf": then}})
+	}
+	return rules
 }
 
 // delayRules: an exit setting is an annotation or an environment variable.

@@ -1,7 +1,8 @@
 // Command gentable writes the generated tables of README.md,
 // docs/catalog.md and docs/configuration.md, between their markers, from
-// the built-in catalog (internal/preset/catalog/*.yaml) and the config's
-// defaults.
+// the built-in catalog (internal/preset/catalog/*.yaml), in docs/catalog.md
+// the load balancer catalog (internal/budget/loadbalancers.yaml), and the
+// config's defaults.
 //
 //	go run ./internal/preset/internal/gentable -root .
 package main

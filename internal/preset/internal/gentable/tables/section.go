@@ -274,6 +274,9 @@ func injectorFacts(inj *preset.InjectorFacts) []fact {
 	if a := inj.Annotations; a != nil {
 		list = append(list, fact{annotationsText(*a), a.Source})
 	}
+	if r := inj.Record; r != nil {
+		list = append(list, fact{"the injector lists the containers it added in annotation " + code(r.Annotation) + ", which the function keeps true to a proxy made native", r.Source})
+	}
 	if inj.Ordering != "" {
 		list = append(list, fact{"what its injector offers to order it: " + inj.Ordering, inj.Source})
 	}
@@ -300,15 +303,24 @@ func nativeText(n preset.NativeFact) string {
 	return text + "; native sidecars by default " + since(*n.Default)
 }
 
+// inField is an annotation's key, followed by the field of its value when
+// the value is a mapping.
+func inField(key, field string) string {
+	if field == "" {
+		return key
+	}
+	return key + " " + field
+}
+
 // annotationsText lists the annotations the function writes for an
-// injector of the generic dialect.
+// injector.
 func annotationsText(a preset.Annotations) string {
 	var parts []string
 	for _, kv := range a.Ordered {
-		parts = append(parts, "ordered "+code(kv.Key+": "+quote(kv.Value)))
+		parts = append(parts, "ordered "+code(inField(kv.Key, kv.Field)+": "+quote(kv.Value)))
 	}
 	if d := a.ExitDelay; d != nil {
-		parts = append(parts, "the exit delay in "+code(d.Key)+", as "+formatText(d.Format))
+		parts = append(parts, "the exit delay in "+code(inField(d.Key, d.Field))+", as "+formatText(d.Format))
 	}
 	if kv := a.Native; kv != nil {
 		parts = append(parts, "native "+code(kv.Key+": "+quote(kv.Value)))

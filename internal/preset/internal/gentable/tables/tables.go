@@ -1,7 +1,8 @@
 // Package tables renders the built-in catalog as Markdown: the compact
 // table of README.md, in docs/catalog.md the same table followed by every
-// fact of every entry with the source it was read in, and in
-// docs/configuration.md a sidecar's defaults per preset.
+// fact of every entry with the source it was read in, then the load
+// balancers' facts with theirs, and in docs/configuration.md a sidecar's
+// defaults per preset.
 package tables
 
 import (
@@ -12,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
@@ -49,7 +51,14 @@ var pages = []struct {
 	blocks []block
 }{
 	{"README.md", []block{{Begin, End, func(entries []preset.Entry) (string, error) { return Table(entries), nil }}}},
-	{"docs/catalog.md", []block{{Begin, End, Catalog}}},
+	{"docs/catalog.md", []block{{Begin, End, func(entries []preset.Entry) (string, error) {
+		catalog, err := Catalog(entries)
+		if err != nil {
+			return "", err
+		}
+		lbs, err := LoadBalancers(budget.LoadBalancers())
+		return catalog + "\n" + lbs, err
+	}}}},
 	{"docs/configuration.md", []block{{DefaultsBegin, DefaultsEnd, func([]preset.Entry) (string, error) { return Defaults(preset.Names()) }}}},
 }
 
