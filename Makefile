@@ -40,7 +40,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: kustomize ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and check for kpt
+tools: kustomize ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/, pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -50,6 +50,11 @@ tools: kustomize ## Install kustomize v5.8.2, Helm 3 and Helm 4 into bin/ and ch
 		echo "installing helm $(HELM4_VERSION) into $(BIN)/helm4"; \
 		GOBIN=$(BIN)/helm4 go install -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM4_VERSION)" \
 			helm.sh/helm/v4/cmd/helm@$(HELM4_VERSION); \
+	fi
+	@if ! command -v pre-commit >/dev/null 2>&1; then \
+		echo "installing pre-commit (Debian's package) for the hook's test"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq pre-commit >/dev/null; \
 	fi
 	@if ! command -v kpt >/dev/null 2>&1; then \
 		echo "kpt is not on PATH: the kpt example tests will fail."; \
