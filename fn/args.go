@@ -37,7 +37,19 @@ type args struct {
 	inputs []string
 	// maxDocumentSize is the value of --max-document-size; empty without it.
 	maxDocumentSize string
+	// verb is the first argument when it is validate, mutate or explain:
+	// the run reads a plain stream (the inputs, or stdin), with --config or
+	// the defaults.
+	verb string
 }
+
+// verbs are the commands over files, directories or stdin, as the first
+// argument; a verb reads a plain stream whether or not --config is given.
+var verbs = map[string]command{"validate": cmdRun, "mutate": cmdRun, "explain": cmdExplain}
+
+// plain reports whether the run reads a plain stream rather than a
+// ResourceList: with a verb, --config or inputs.
+func (a args) plain() bool { return a.verb != "" || a.config != "" || len(a.inputs) > 0 }
 
 // standalone are the arguments that take no other, with their commands;
 // the words count only as the first argument.
@@ -48,16 +60,21 @@ var (
 
 var errConfigFile = errors.New("--config needs a file: --config policy.yaml")
 
-// parseArgs reads the command line. Flags and inputs come in any order:
-// --explain[=text|markdown] and --config FILE (or --config=FILE) at most
-// once each, and the files and directories of the plain stream, which
-// need --config. --help, --version and --schema (and help, version and
-// schema as the first argument) stand alone. An unknown flag, a flag given
-// twice and a combination that cannot work are errors.
+// parseArgs reads the command line. A first argument validate, mutate or
+// explain is a verb over a plain stream. Flags and inputs come in any
+// order: --explain[=text|markdown] (explain's --format text|markdown) and
+// --config FILE (or --config=FILE) at most once each, and the files and
+// directories of the plain stream, read with the config or, without
+// --config, the defaults. --help, --version and --schema (and help,
+// version and schema as the first argument) stand alone. An unknown flag,
+// a flag given twice and a combination that cannot work are errors.
 func parseArgs(list []string) (args, error) {
 	var a args
 	if len(list) > 0 {
-		if c, ok := words[list[0]]; ok {
+		if c, ok := verbs[list[0]]; ok {
+			a.command, a.verb = c, list[0]
+			list = list[1:]
+		} else if c, ok := words[list[0]]; ok {
 			if len(list) > 1 {
 				return args{}, alone(list[0], list[1])
 			}
@@ -78,6 +95,23 @@ func parseArgs(list []string) (args, error) {
 			continue
 		}
 		switch {
+		case name == "--format" && a.verb == "explain":
+			if !hasValue {
+				if i+1 == len(list) {
+					return args{}, errors.New("--format needs text or markdown: explain --format markdown")
+				}
+				i++
+				value = list[i]
+			}
+			if value != "text" && value != "markdown" {
+				return args{}, fmt.Errorf("unknown format %s; use --format text or --format markdown", report.Quote(value))
+			}
+			if a.format != "" {
+				return args{}, errors.New("--format is given twice: one format per run")
+			}
+			a.format = value
+		case name == "--explain" && a.verb != "":
+			return args{}, fmt.Errorf("%s takes no --explain: use the explain command (sidecar-lifecycle explain [--format markdown] ...)", a.verb)
 		case name == "--explain":
 			if hasValue && value != "text" && value != "markdown" {
 				return args{}, fmt.Errorf("unknown argument %s; use --explain, --explain=text or --explain=markdown", report.Quote(arg))
@@ -130,15 +164,12 @@ func parseArgs(list []string) (args, error) {
 			a.inputs = append(a.inputs, arg)
 		}
 	}
-	if a.flag != "" && a.command != cmdExplain && (configSet || len(a.inputs) > 0) {
+	if a.flag != "" && a.verb == "" && a.command != cmdExplain && (configSet || len(a.inputs) > 0) {
 		other := "--config"
 		if !configSet {
 			other = a.inputs[0]
 		}
 		return args{}, alone(a.flag, other)
-	}
-	if len(a.inputs) > 0 && !configSet {
-		return args{}, fmt.Errorf("input %s needs --config: a plain YAML stream is read with a config file (--config policy.yaml FILE|DIR ...); without --config the input is a ResourceList on stdin", report.Quote(a.inputs[0]))
 	}
 	return a, nil
 }

@@ -25,6 +25,14 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"a.yaml", "--explain=text", "--config=p.yaml", "help"}, args{command: cmdExplain, flag: "--explain=text", format: "text", config: "p.yaml", inputs: []string{"a.yaml", "help"}}},
 		{[]string{"dir/", "--config=p.yaml"}, args{config: "p.yaml", inputs: []string{"dir/"}}},
 		{[]string{"--config", "--explain"}, args{config: "--explain"}}, // the file is what follows --config
+		{[]string{"dir/"}, args{inputs: []string{"dir/"}}},             // the defaults
+		{[]string{"--explain", "a.yaml"}, args{command: cmdExplain, flag: "--explain", inputs: []string{"a.yaml"}}},
+		{[]string{"validate"}, args{verb: "validate"}},
+		{[]string{"validate", "--config", "p.yaml", "dir/", "a.yaml"}, args{verb: "validate", config: "p.yaml", inputs: []string{"dir/", "a.yaml"}}},
+		{[]string{"mutate", "validate"}, args{verb: "mutate", inputs: []string{"validate"}}}, // a verb only first
+		{[]string{"explain", "--format", "markdown", "a.yaml"}, args{command: cmdExplain, verb: "explain", format: "markdown", inputs: []string{"a.yaml"}}},
+		{[]string{"explain", "--format=text"}, args{command: cmdExplain, verb: "explain", format: "text"}},
+		{[]string{"validate", "--help"}, args{command: cmdHelp, flag: "--help", verb: "validate"}},
 	} {
 		got, err := parseArgs(tc.args)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -48,8 +56,11 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--explain="}, `unknown argument "--explain="`},
 		{[]string{"--explain", "--explain=text"}, "--explain is given twice"},
 		{[]string{"--explain", "markdown"}, `--explain takes its format after "=": --explain=markdown (a file named markdown is ./markdown)`},
-		{[]string{"--explain", "a.yaml"}, `input "a.yaml" needs --config`},
-		{[]string{"dir/"}, `input "dir/" needs --config`},
+		{[]string{"validate", "--explain"}, "validate takes no --explain: use the explain command"},
+		{[]string{"explain", "--format", "html"}, `unknown format "html"`},
+		{[]string{"explain", "--format"}, "--format needs text or markdown"},
+		{[]string{"explain", "--format=text", "--format=markdown"}, "--format is given twice"},
+		{[]string{"mutate", "--format=text"}, `unknown argument "--format=text"`},
 		{[]string{"--config=p.yaml", "--config", "q.yaml"}, "--config is given twice"},
 		{[]string{"--explain", "--config"}, "--config needs a file"},
 		{[]string{"--config="}, "--config needs a file"},
@@ -107,7 +118,6 @@ func TestExplainInputs(t *testing.T) {
 		{[]string{"--explain", "--config", p("policy.yaml"), p("nope.yaml")}, "sidecar-lifecycle: error: reading input: stat"},
 		{[]string{"--explain", "--config", p("policy.yaml"), p("broken")}, "sidecar-lifecycle: error: " + filepath.Join(p("broken"), "bad.yaml") + ":1: not valid YAML"},
 		{[]string{"--explain", "--schema"}, `sidecar-lifecycle: error: --schema takes no other argument, found "--explain"`},
-		{[]string{"--explain", p("one.yaml")}, "needs --config"},
 	} {
 		if r := runWith(tc.args, "", nil); r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, tc.err) || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("%q: code %d, stdout %q, stderr %q, want %q", tc.args, r.code, r.stdout, r.stderr, tc.err)

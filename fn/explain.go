@@ -9,20 +9,21 @@ import (
 )
 
 // runExplain prints each workload's start-up order and shutdown timeline,
-// for the ResourceList on stdin, or with --config for the plain stream of
+// for the ResourceList on stdin, or (the explain verb, --config or inputs)
+// for the plain stream of
 // the named files and directories (stdin without them) read as the
 // plain-stream mode reads it, with errors about a place in it named by
 // file and line. It returns the exit code: 1 when the arguments, the input
 // or the config cannot be read.
 func runExplain(a args, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	format, err := explain.ParseFormat(a.format)
-	if err == nil && a.config == "" {
+	if err == nil && !a.plain() {
 		err = explain.Run(stdin, stdout, format)
 	}
-	if err != nil || a.config == "" {
+	if err != nil || !a.plain() {
 		return failed(stderr, err)
 	}
-	cfg, err := readConfig(a.config)
+	cfg, err := readOptionalConfig(a.config)
 	if err != nil {
 		return failed(stderr, err)
 	}

@@ -70,7 +70,7 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		return 0
 	case a.command == cmdExplain:
 		return runExplain(a, stdin, stdout, stderr)
-	case a.config != "":
+	case a.plain():
 		return runPlain(a, opts, stdin, stdout, stderr)
 	}
 	rep, err := driver.ResourceListWith(stdin, stdout, opts)

@@ -15,18 +15,24 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
-// runPlain is `sidecar-lifecycle --config FILE [FILE|DIR ...]`: it edits a
-// plain multi-document YAML stream, read from the files or stdin, to
-// stdout. Helm 3 runs it as a post-renderer as it is. Every error and
-// warning about a resource or a place in the input names the file and the
-// line in it.
+// runPlain is `sidecar-lifecycle [mutate] [--config FILE] [FILE|DIR ...]`:
+// it edits a plain multi-document YAML stream, read from the files or
+// stdin, to stdout, with the config file or the defaults. Helm 3 runs it as
+// a post-renderer as it is. `validate` is the same run with action
+// validate, which writes no manifests: its findings are its output. Every
+// error and warning about a resource or a place in the input names the
+// file and the line in it.
 func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, stderr lines) int {
-	cfg, err := readConfig(a.config)
+	cfg, err := readOptionalConfig(a.config)
 	if err != nil {
 		stderr.fail(err.Error())
 		return 1
+	}
+	if a.verb == "validate" {
+		opts.Action, stdout = config.ActionValidate, io.Discard
 	}
 	src, err := openInputs(a.inputs, stdin, stderr)
 	if err != nil {
@@ -58,6 +64,14 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 		stderr.failAt(msg, at)
 	}
 	return 1
+}
+
+// readOptionalConfig is readConfig, or nil (the defaults) for no file.
+func readOptionalConfig(path string) (*yaml.RNode, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return readConfig(path)
 }
 
 // readConfig reads the config file: one YAML document, a SidecarLifecycle

@@ -4,6 +4,19 @@ const usage = `sidecar-lifecycle: a KRM function that makes sidecars start befor
 application containers and stop after them, with no change to any image.
 
 Usage:
+  sidecar-lifecycle validate [--config policy.yaml] [FILE|DIR ...]
+      checks the manifests (files, directories' .yaml/.yml/.json files, or
+      stdin) and writes no manifests: one line per finding, exit 1 when a
+      workload is not as configured. Without --config the defaults apply:
+      the catalog's sidecars, recognised by name, image or injector.
+        sidecar-lifecycle validate k8s/
+  sidecar-lifecycle mutate [--config policy.yaml] [FILE|DIR ...] > out.yaml
+      writes the manifests as the function edits them (the plain-stream run
+      below; "mutate" may be left out when inputs are named).
+        kustomize build . | sidecar-lifecycle mutate | kubectl apply -f -
+  sidecar-lifecycle explain [--format text|markdown] [--config policy.yaml] [FILE|DIR ...]
+      prints each workload's start-up order and shutdown timeline (below).
+        sidecar-lifecycle explain --format markdown k8s/ >> "$GITHUB_STEP_SUMMARY"
   sidecar-lifecycle < resourcelist.yaml > out.yaml
   sidecar-lifecycle --help | --version
   sidecar-lifecycle --schema > sidecarlifecycle.schema.json   # JSON schema of the config
@@ -17,7 +30,8 @@ Usage:
       It reads what a run reads: a ResourceList, or with --config a plain
       stream (files, directories or stdin); Lists are read as their items.
 
-Flags come in any order; --help, --version and --schema stand alone.
+Flags come in any order; --help, --version and --schema stand alone. A verb
+(validate, mutate, explain) comes first.
 
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
@@ -27,10 +41,11 @@ nothing else: "sidecar-lifecycle: warning: Deployment shop/web: ..." or
 workflow commands ("::error file=manifests/web.yaml::...") instead. Under
 kpt fn render, which shows the results itself, they are left out.
 
-With --config it reads a plain multi-document YAML stream instead (the named
-files, a directory's .yaml/.yml/.json files in name order, or stdin) and
-writes the edited stream on stdout: the policy file is the same
-SidecarLifecycle or ConfigMap; untouched documents, separators and comments
+With a verb, --config or named inputs it reads a plain multi-document YAML
+stream instead (the named files, a directory's .yaml/.yml/.json files in
+name order, or stdin) and writes the edited stream on stdout: the policy
+file is the same SidecarLifecycle or ConfigMap (the defaults without
+--config); untouched documents, separators and comments
 come out as they went in; on any error nothing is written and the exit code
 is 1, and each error names the file and the line. --max-document-size SIZE
 (or SIDECAR_LIFECYCLE_MAX_DOCUMENT_SIZE, in both modes; default 256Mi)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
 // Report is what a run hands back besides its output.
@@ -42,6 +43,9 @@ type Options struct {
 	// is read further: parsing costs several times the text in memory. 0
 	// means stream.DefaultMaxDocumentSize; a negative value, no limit.
 	MaxDocumentSize int64
+	// Action, when set, replaces the config's spec.action: the command
+	// line's validate verb.
+	Action config.Action
 }
 
 // newReport is the Report of a run's results, with the error a run

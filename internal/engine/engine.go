@@ -78,10 +78,17 @@ var errFirstFailure = errors.New("an item failed: the items before it are writte
 // returns the Engine of one run. A config that does not load gives an
 // Engine that writes every item as it came and closes with the config's
 // error results; ConfigErr returns that error.
-func Start(cfgNode *yaml.RNode) *Engine {
+func Start(cfgNode *yaml.RNode) *Engine { return StartAs(cfgNode, "") }
+
+// StartAs is Start with the config's action replaced by action, unless
+// action is empty.
+func StartAs(cfgNode *yaml.RNode, action config.Action) *Engine {
 	cfg, err := config.Load(cfgNode)
 	if err != nil {
 		return &Engine{cfgErr: err}
+	}
+	if action != "" {
+		cfg.Spec.Action = action
 	}
 	return New(cfg).Start()
 }
