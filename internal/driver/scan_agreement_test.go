@@ -13,6 +13,29 @@ import (
 // block scalar and between tokens.
 var yamlBreaks = []string{"\r", "\u0085", "\u2028", "\u2029"}
 
+// yamlEscapes are escapes of a double-quoted scalar: one of every class
+// yaml.v3 reads (a character, a code of 2, 4 or 8 hex digits, a line
+// break), and some it refuses ("\/", "\q", a short code).
+var yamlEscapes = []string{`\0`, `\a`, `\b`, `\t`, "\\\t", `\n`, `\v`, `\f`, `\r`, `\e`, `\ `, `\"`, `\'`, `\\`, `\N`, `\_`, `\L`, `\P`,
+	`\x41`, `\xe9`, `\u00e9`, `\u2028`, `\U0001F600`, "\\\n  ", `\/`, `\q`, `\x4`, `\u12`}
+
+// scalarClasses are values for a key at column 0 or 2 that carry every
+// line break of YAML in a plain, quoted and block scalar and in a
+// comment, every escape class in a double-quoted scalar, and the values
+// the writer writes otherwise than they came ("<<", "~", "null", a quoted
+// empty string, "[]", "{}" as annotations): the fuzz targets' seeds for
+// what the scans must decline or read as the parser does.
+func scalarClasses() []string {
+	values := []string{"<<", "~", "null", "''", "[]", "{}"}
+	for _, b := range append([]string{"\n", "\r\n"}, yamlBreaks...) {
+		values = append(values, "x"+b+"kind: Pod", "x # c"+b+"kind: Pod", "'x"+b+"y'", `"x`+b+`y"`, "|\n      x"+b+"kind: Pod")
+	}
+	for _, e := range yamlEscapes {
+		values = append(values, `"x`+e+`y"`)
+	}
+	return values
+}
+
 // TestScanDeclinesYAMLBreaks: stream.Scan reads no document that holds one
 // of yamlBreaks, and ScanItem no item. Each document below reads otherwise
 // when the break is taken for an ordinary character: a kind the parser
