@@ -32,9 +32,9 @@ type Documents struct {
 	// Marked lists, in order, the documents with a body line for which
 	// Options.Mark returned true; a line longer than the reader's buffer
 	// (64 KiB) is shown to Mark in pieces of that size, and the text
-	// around each cut (seam bytes either side) on its own. A document
-	// whose body takes in a line of its head (see docSplitter.intoBody)
-	// is listed too.
+	// around each cut between two pieces (64 bytes either side) on its
+	// own, so that Mark sees a short word wherever it is. A document whose
+	// body takes in a line of its head (see Documents) is listed too.
 	Marked []int
 }
 
@@ -106,8 +106,8 @@ const seam = 64
 type lineRole int
 
 const (
-	// inBody: the line is part of a body (or of nothing kept out of it).
-	inBody lineRole = iota
+	// bodyRole: a line of a body.
+	bodyRole lineRole = iota
 	// headRole: a line of a head.
 	headRole
 	// markerRole: a "---" line with nothing but a comment, in a head.
@@ -161,7 +161,7 @@ func (s *docSplitter) add(piece []byte, first bool) error {
 		s.role = s.classify(piece)
 	}
 	cut := s.acrossCut(piece, first)
-	if s.role != inBody && (otherBreak(piece) || otherBreak(cut)) {
+	if s.role != bodyRole && (otherBreak(piece) || otherBreak(cut)) {
 		s.intoBody(first)
 	}
 	if s.inBody && s.mark != nil && !s.marked && (s.mark(piece) || len(cut) > 0 && s.mark(cut)) {
@@ -240,7 +240,7 @@ func (s *docSplitter) intoBody(first bool) {
 		s.cur().tail = -1
 		s.inBody, s.afterEnd = true, false
 	}
-	s.role = inBody
+	s.role = bodyRole
 	if s.mark != nil && !s.marked && !first {
 		s.markDocument()
 	}
@@ -276,7 +276,7 @@ func (s *docSplitter) classify(text []byte) lineRole {
 		s.inBody = true
 		s.cur().body = s.offset
 	}
-	return inBody
+	return bodyRole
 }
 
 // closeBody ends the current document's body where the next line starts.
