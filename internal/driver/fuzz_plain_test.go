@@ -30,6 +30,14 @@ func FuzzPlainStream(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	for _, v := range driver.ScalarClasses() {
+		f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: " + v + "\n---\n" + pod)
+	}
+	for _, b := range driver.YAMLBreaks {
+		for _, head := range []string{"# c", "%YAML 1.2", "--- # c", service + "... # c"} {
+			f.Add(head + b + "kind: Pod\n" + pod)
+		}
+	}
 	f.Fuzz(func(t *testing.T, in string) {
 		var out bytes.Buffer
 		_, err := driver.PlainStream(nil, strings.NewReader(in), &out)

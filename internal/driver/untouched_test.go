@@ -78,6 +78,9 @@ func FuzzScanAgreesWithParse(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n    x\n   y\n")
 	f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"\\x41\\q\"\n")
 	f.Add("apiVersion: v1\nkind: ConfigMap\nx:\n- - a\n-\n  b: 1\n- c\n  d\n")
+	for _, v := range scalarClasses() {
+		f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: " + v + "\n")
+	}
 	items, _ := filepath.Glob("testdata/*/items.yaml")
 	for _, path := range items {
 		text, err := os.ReadFile(path)
@@ -166,6 +169,9 @@ func FuzzScanItemIsItemText(f *testing.F) {
 	}
 	for _, seed := range scanItemSeeds {
 		f.Add(seed)
+	}
+	for _, v := range scalarClasses() {
+		f.Add("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    annotations: " + v + "\n  data:\n    a: " + v + "\n")
 	}
 	f.Fuzz(checkScanItem)
 }

@@ -22,14 +22,19 @@ import (
 // from the first line of a document without a marker, up to the next
 // marker. The tail is a "..." document end line. After a "..." line,
 // comments, blank lines and directives belong to the head of the next
-// document.
+// document. A line that holds a line break of YAML other than LF and CRLF
+// (a lone CR, NEL, LS, PS) is never in a head or a tail: the parser reads
+// on after the break, so the line is the body's.
 type Documents struct {
 	spool *Spool
 	docs  []docSpan
 	size  int64
 	// Marked lists, in order, the documents with a body line for which
 	// Options.Mark returned true; a line longer than the reader's buffer
-	// (64 KiB) is shown to Mark in pieces of that size.
+	// (64 KiB) is shown to Mark in pieces of that size, and the text
+	// around each cut between two pieces (64 bytes either side) on its
+	// own, so that Mark sees a short word wherever it is. A document whose
+	// body takes in a line of its head (see Documents) is listed too.
 	Marked []int
 }
 
@@ -92,14 +97,38 @@ func eachPiece(br *bufio.Reader, fn func(piece []byte, first bool) error) error 
 	}
 }
 
+// seam is how many bytes of a piece's end and of the next piece's start
+// the splitter reads together: more than a line break of YAML or a word
+// Mark looks for is long.
+const seam = 64
+
+// lineRole is what a line outside a document's body is to the splitter.
+type lineRole int
+
+const (
+	// bodyRole: a line of a body.
+	bodyRole lineRole = iota
+	// headRole: a line of a head.
+	headRole
+	// markerRole: a "---" line with nothing but a comment, in a head.
+	markerRole
+	// endRole: a "..." line, the tail.
+	endRole
+)
+
 // docSplitter splits the stream line by line.
 type docSplitter struct {
 	d    *Documents
 	mark func([]byte) bool
 	max  int64
-	// offset and line are where the next line starts.
-	offset int64
-	line   int
+	// offset and line are where the next line starts; lineStart is where
+	// the current one starts, role what it is.
+	offset, lineStart int64
+	line              int
+	role              lineRole
+	// last holds the end of the current line's last piece, at most seam
+	// bytes, and joined the text around a cut.
+	last, joined []byte
 	// inBody is set once the current document's body has started.
 	inBody, marked bool
 	// afterMarker is set on a "---" line with nothing but a comment: the
@@ -120,14 +149,23 @@ func (s *docSplitter) cur() *docSpan { return &s.d.docs[len(s.d.docs)-1] }
 // add takes the next piece of a line (see eachPiece). The first piece of
 // a line says what the line is: a line longer than a piece is a long
 // scalar, flow collection or comment, which its start tells apart.
+//
+// A line the splitter keeps out of a body (a comment, a directive, a "---"
+// line with a comment, a "..." line) that holds a line break of YAML other
+// than LF and CRLF is taken into the body, where the parser reads what
+// follows the break (see intoBody).
 func (s *docSplitter) add(piece []byte, first bool) error {
 	end := s.offset + int64(len(piece))
 	if first {
-		s.classify(piece)
+		s.lineStart, s.last = s.offset, s.last[:0]
+		s.role = s.classify(piece)
 	}
-	if s.inBody && s.mark != nil && !s.marked && s.mark(piece) {
-		s.d.Marked = append(s.d.Marked, len(s.d.docs)-1)
-		s.marked = true
+	cut := s.acrossCut(piece, first)
+	if s.role != bodyRole && (otherBreak(piece) || otherBreak(cut)) {
+		s.intoBody(first)
+	}
+	if s.inBody && s.mark != nil && !s.marked && (s.mark(piece) || len(cut) > 0 && s.mark(cut)) {
+		s.markDocument()
 	}
 	s.offset = end
 	if piece[len(piece)-1] == '\n' {
@@ -145,9 +183,72 @@ func (s *docSplitter) add(piece []byte, first bool) error {
 	return nil
 }
 
+// markDocument lists the current document in Documents.Marked.
+func (s *docSplitter) markDocument() {
+	s.d.Marked = append(s.d.Marked, len(s.d.docs)-1)
+	s.marked = true
+}
+
+// acrossCut is the text around the cut before piece, when it goes on a
+// line: the end of the line's last piece and the start of this one. It
+// keeps the end of piece for the next cut.
+func (s *docSplitter) acrossCut(piece []byte, first bool) []byte {
+	var cut []byte
+	if !first {
+		s.joined = append(append(s.joined[:0], s.last...), piece[:min(len(piece), seam)]...)
+		cut = s.joined
+	}
+	if len(piece) >= seam {
+		s.last = append(s.last[:0], piece[len(piece)-seam:]...)
+	} else {
+		s.last = append(s.last, piece...)
+		s.last = s.last[max(0, len(s.last)-seam):]
+	}
+	return cut
+}
+
+// otherBreak reports whether text holds a line break of YAML other than LF
+// and CRLF: a CR before anything but LF (one that ends text may be
+// followed by an LF next), NEL (U+0085), LS (U+2028) or PS (U+2029).
+func otherBreak(text []byte) bool {
+	for i, c := range text {
+		switch {
+		case c == '\r' && i+1 < len(text) && text[i+1] != '\n':
+			return true
+		case c == 0xC2 && i+1 < len(text) && text[i+1] == 0x85:
+			return true
+		case c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9):
+			return true
+		}
+	}
+	return false
+}
+
+// intoBody takes the current line, kept out of a body, into one: the
+// parser reads on after a line break the splitter does not see. A head
+// line starts the body, a "---" line's body starts with it rather than
+// after it, and a "..." line does not end the body. The document is
+// marked, since Mark did not see the pieces of the line before this one.
+func (s *docSplitter) intoBody(first bool) {
+	switch s.role {
+	case headRole:
+		s.inBody = true
+		s.cur().body = s.lineStart
+	case markerRole:
+		s.afterMarker = false
+	case endRole:
+		s.cur().tail = -1
+		s.inBody, s.afterEnd = true, false
+	}
+	s.role = bodyRole
+	if s.mark != nil && !s.marked && !first {
+		s.markDocument()
+	}
+}
+
 // classify takes the start of a line: it may start a document, its body
-// or its tail.
-func (s *docSplitter) classify(text []byte) {
+// or its tail. It returns what the line is.
+func (s *docSplitter) classify(text []byte) lineRole {
 	marker, separate := documentMarker(text)
 	switch {
 	case marker:
@@ -158,17 +259,24 @@ func (s *docSplitter) classify(text []byte) {
 		s.inBody = true
 		s.cur().body = s.offset
 		s.afterMarker = separate
-	case documentEnd(text):
-		if s.inBody {
-			s.cur().tail = s.offset
-			s.inBody, s.afterEnd = false, true
+		if separate {
+			return markerRole
 		}
+	case documentEnd(text):
+		if !s.inBody {
+			return headRole
+		}
+		s.cur().tail = s.offset
+		s.inBody, s.afterEnd = false, true
+		return endRole
 	case s.inBody:
 	case headLine(text):
+		return headRole
 	default:
 		s.inBody = true
 		s.cur().body = s.offset
 	}
+	return bodyRole
 }
 
 // closeBody ends the current document's body where the next line starts.

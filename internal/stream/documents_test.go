@@ -164,3 +164,71 @@ func TestReadDocumentsLongLines(t *testing.T) {
 		t.Errorf("lines %v, want [1 3 5]", lines)
 	}
 }
+
+// TestReadDocumentsOtherBreaks: the parser breaks a line at a lone CR, NEL,
+// LS and PS too, so a comment, directive, "---" or "..." line that holds
+// one is taken into the body, where the parser reads what follows it:
+// also when the break is in a later piece of a long line, or across the
+// cut between two pieces. A CRLF cut between its CR and its LF is no such
+// break.
+func TestReadDocumentsOtherBreaks(t *testing.T) {
+	// pad makes a line's first 1<<16 bytes, the reader's buffer, end one
+	// byte into what follows it.
+	pad := func(start string) string { return start + strings.Repeat("x", 1<<16-1-len(start)) }
+	for _, b := range []string{"\r", "\u0085", "\u2028", "\u2029"} {
+		for _, tc := range []struct{ name, in, head, body, tail string }{
+			{"a comment", "# c" + b + "k: v\na: 1\n", "", "# c" + b + "k: v\na: 1\n", ""},
+			{"a directive", "%YAML 1.2" + b + "k: v\na: 1\n", "", "%YAML 1.2" + b + "k: v\na: 1\n", ""},
+			{"a marker", "# h\n--- # c" + b + "k: v\na: 1\n", "# h\n", "--- # c" + b + "k: v\na: 1\n", ""},
+			{"an end", "a: 1\n... # c" + b + "k: v\n", "", "a: 1\n... # c" + b + "k: v\n", ""},
+			{"an end, before the content", "... # c" + b + "k: v\n", "", "... # c" + b + "k: v\n", ""},
+			{"across the cut", pad("# c") + b + "k: v\na: 1\n", "", pad("# c") + b + "k: v\na: 1\n", ""},
+			{"after the cut", pad("# c") + "xx" + b + "k: v\na: 1\n", "", pad("# c") + "xx" + b + "k: v\na: 1\n", ""},
+		} {
+			t.Run(fmt.Sprintf("%s %q", tc.name, b), func(t *testing.T) {
+				d, err := ReadDocuments(strings.NewReader(tc.in), Options{Mark: func([]byte) bool { return false }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer d.Close()
+				if d.Len() != 1 {
+					t.Fatalf("%d documents, want 1", d.Len())
+				}
+				head, _ := d.Head(0)
+				body, _ := d.Body(0)
+				tail, _ := d.Tail(0)
+				if string(head) != tc.head || string(body) != tc.body || string(tail) != tc.tail {
+					t.Errorf("head %.40q, body %.40q, tail %.40q; want %.40q, %.40q, %.40q", head, body, tail, tc.head, tc.body, tc.tail)
+				}
+				if len(tc.in) > 1<<16 && (len(d.Marked) != 1 || tc.head != "") {
+					t.Errorf("marked %v: the head line taken into the body is not marked", d.Marked)
+				}
+			})
+		}
+	}
+	crlf := "# c" + strings.Repeat("x", 1<<16-4) + "\r\na: 1\n"
+	d, err := ReadDocuments(strings.NewReader(crlf), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if head, _ := d.Head(0); len(head) != 1<<16+1 {
+		t.Errorf("a CRLF across the cut: head of %d bytes, want the comment line", len(head))
+	}
+}
+
+// TestReadDocumentsMarkedAcrossCut: Mark sees a word that a cut between two
+// pieces of a long line splits.
+func TestReadDocumentsMarkedAcrossCut(t *testing.T) {
+	for _, at := range []int{1<<16 - 8, 1<<16 - 1, 1 << 16, 2<<16 - 4} {
+		in := "a: 1\n---\nb: " + strings.Repeat("x", at-3) + "Namespace\n"
+		d, err := ReadDocuments(strings.NewReader(in), Options{Mark: func(l []byte) bool { return strings.Contains(string(l), "Namespace") }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(d.Marked) != "[1]" {
+			t.Errorf("the word at %d of its line: marked %v, want [1]", at, d.Marked)
+		}
+		d.Close()
+	}
+}

@@ -50,10 +50,12 @@ func Scan(body []byte) (Scanned, bool) {
 // after every ":" and "-", mappings two spaces under their key and
 // sequences at their key's column, no null written as nothing, literal
 // block scalars ("|", "|-") two spaces under their key with no blank line
-// first or last, quoted scalars with no escape, keys of at most 128
-// characters. It also reads "{}" and "[]", an empty mapping and sequence,
-// as a whole value, but not as annotations, which ItemText drops when
-// empty, the flow collections Scan reads, which the writer writes as they
+// first or last, quoted scalars with no escape, no plain "<<" (the merge
+// tag, which ItemText writes "!!merge <<"), keys of at most 128
+// characters, and an annotations key only with a mapping with entries
+// under it (ItemText drops metadata.annotations of any other value). It
+// also reads "{}" and "[]", an empty mapping and sequence, as a whole
+// value, the flow collections Scan reads, which the writer writes as they
 // came (kio.ByteWriter keeps flow style), and comment lines before the
 // first key, the first after the "- " (the "# Source:" line of a rendered
 // chart, as kio.ByteWriter writes it).
@@ -104,7 +106,8 @@ func scan(body []byte, canonical bool) (Scanned, bool) {
 }
 
 // printable reports whether text holds only what YAML allows in a stream
-// and no line break but LF and CRLF.
+// and no line break but LF and CRLF: no lone CR, NEL (U+0085), LS (U+2028)
+// or PS (U+2029), at which the parser breaks a line wherever they are.
 func printable(text []byte) bool {
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -119,7 +122,7 @@ func printable(text []byte) bool {
 			continue
 		}
 		r, size := utf8.DecodeRune(text[i:])
-		if r == utf8.RuneError || r != 0x85 && r < 0xa0 || r >= 0xd800 && r < 0xe000 || r == 0xfffe || r == 0xffff {
+		if r == utf8.RuneError || r < 0xa0 || r == 0x2028 || r == 0x2029 || r >= 0xd800 && r < 0xe000 || r == 0xfffe || r == 0xffff {
 			return false
 		}
 		i += size
@@ -340,8 +343,8 @@ func (s *scanner) key(col int, content []byte) {
 		s.ok = false // a scalar, which checkItem refuses, or {}, which ItemText drops
 		return
 	}
-	if s.canonical && string(name) == "annotations" && string(value) == "{}" {
-		s.ok = false // ItemText drops an empty metadata.annotations
+	if s.canonical && string(name) == "annotations" && (value[0] != '{' || string(value) == "{}") {
+		s.ok = false // ItemText drops metadata.annotations but a mapping or sequence with entries
 		return
 	}
 	word := topLevel && (string(name) == "kind" || string(name) == "apiVersion")
@@ -399,6 +402,10 @@ func (s *scanner) value(col int, value []byte, word bool) {
 			return
 		}
 		text = bytes.TrimRight(text, " \t")
+		if s.canonical && string(text) == "<<" {
+			s.ok = false // the merge tag, which ItemText writes "!!merge <<"
+			return
+		}
 		if bytes.Contains(text, []byte(": ")) || bytes.Contains(text, []byte(":\t")) || bytes.HasSuffix(text, []byte(":")) {
 			s.ok = false
 			return
@@ -465,7 +472,7 @@ func escapeLen(text []byte) int {
 	}
 	digits := map[byte]int{'x': 2}[text[0]] // \u and \U may name what is no character: parsed
 	if digits == 0 {
-		if bytes.IndexByte([]byte("0abt\tnvfre \"/\\N_LP"), text[0]) < 0 {
+		if bytes.IndexByte([]byte("0abt\tnvfre \"\\N_LP"), text[0]) < 0 {
 			return 0
 		}
 		return 1
