@@ -32,7 +32,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 )
 
 const (
@@ -234,7 +234,7 @@ func TestContainerImage(t *testing.T) {
 
 // TestContainerImageLargeList runs the image, as kpt and kustomize run it,
 // on a list larger than the memory the function keeps for its input and
-// output (stream.MemoryLimit): the rest goes to temporary files in the
+// output (spool.MemoryLimit): the rest goes to temporary files in the
 // image's /tmp, which the user nobody must be able to write. The output
 // must be the binary's.
 func TestContainerImageLargeList(t *testing.T) {
@@ -243,8 +243,8 @@ func TestContainerImageLargeList(t *testing.T) {
 	if err := corpus.Write(&input, 2600); err != nil {
 		t.Fatal(err)
 	}
-	if input.Len() <= stream.MemoryLimit {
-		t.Fatalf("the list is %d bytes, not more than the spools' %d", input.Len(), stream.MemoryLimit)
+	if input.Len() <= spool.MemoryLimit {
+		t.Fatalf("the list is %d bytes, not more than the spools' %d", input.Len(), spool.MemoryLimit)
 	}
 	want := runFunction(t, input.Bytes(), functionBinary())
 	if want.exitCode != 0 {

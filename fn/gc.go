@@ -17,7 +17,7 @@ const (
 	gcPercent = 200
 	// gcLimit is a soft memory limit that keeps the larger heap goal from
 	// growing past what the paths need (three spools of
-	// stream.MemoryLimit and the items in flight), whatever the input size:
+	// spool.MemoryLimit and the items in flight), whatever the input size:
 	// 10,000 workloads peak under 100 MiB. With 32 items in flight, at 88
 	// MiB it costs no measurable CPU time against 96 MiB; with 64 in
 	// flight, 80 MiB cost a fifth more.

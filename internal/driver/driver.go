@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -115,4 +116,4 @@ func mayBeNamespace(in *stream.Input) func(i int) (*yaml.RNode, error) {
 
 // spoolLimit is how much of the input, and of the output, the streaming
 // paths keep in memory before they move to temporary files.
-var spoolLimit int64 = stream.MemoryLimit
+var spoolLimit int64 = spool.MemoryLimit

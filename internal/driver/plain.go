@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
@@ -139,8 +140,8 @@ func resourceKey(root *yaml.Node) string {
 // It stops at the first document that is not valid YAML. A run with a
 // failed item writes nothing, so the documents written before it stay as
 // they are in the spool, which is dropped.
-func plainPass(docs *stream.Documents, e *engine.Engine) (*stream.Spool, *plainResults, fn.Results, error) {
-	out := stream.NewSpool(spoolLimit)
+func plainPass(docs *stream.Documents, e *engine.Engine) (*spool.Spool, *plainResults, fn.Results, error) {
+	out := spool.New(spoolLimit)
 	p := &plainResults{resources: map[string]int{}}
 	closing, err := engine.Run(e, engine.Pass[plainDocument]{
 		Len: docs.Len(), Window: 64,

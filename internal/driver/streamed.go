@@ -10,6 +10,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
@@ -112,7 +113,7 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 // pass is the output of one pass over the items: the encoded items and
 // results, and the warnings and errors among the results.
 type pass struct {
-	items, results *stream.Spool
+	items, results *spool.Spool
 	problems       fn.Results
 }
 
@@ -133,7 +134,7 @@ type encoded struct {
 // *stream.ParseError for an item that does not parse alone, and with any
 // read or spool error.
 func streamPass(in *stream.Input, e *engine.Engine) (*pass, fn.Results, error) {
-	p := &pass{items: stream.NewSpool(spoolLimit), results: stream.NewSpool(spoolLimit)}
+	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit)}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
 		Len: in.Layout.Len(), Window: 32,
 		Marked: in.Layout.Marked, ParseMarked: mayBeNamespace(in),
@@ -196,7 +197,7 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 // p.problems holds.
 func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
 	p.close()
-	p.items, p.results = stream.NewSpool(spoolLimit), stream.NewSpool(spoolLimit)
+	p.items, p.results = spool.New(spoolLimit), spool.New(spoolLimit)
 	for i := range k {
 		text, err := asItCame(in, e, i)
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/parallel"
 )
 
 // Pass is a driver's part of a run over items it holds outside the
@@ -52,7 +52,7 @@ func Run[T any](e *Engine, p Pass[T]) (fn.Results, error) {
 		v  T
 		ed *Edit
 	}
-	err := stream.Map(p.Len, p.Window, func(i int) (prepared, error) {
+	err := parallel.Map(p.Len, p.Window, func(i int) (prepared, error) {
 		v, ed, err := p.Prepare(i)
 		return prepared{v, ed}, err
 	}, func(i int, x prepared) error {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 )
 
 // Documents is a plain multi-document YAML stream (what `helm template`,
@@ -26,7 +28,7 @@ import (
 // (a lone CR, NEL, LS, PS) is never in a head or a tail: the parser reads
 // on after the break, so the line is the body's.
 type Documents struct {
-	spool *Spool
+	spool *spool.Spool
 	docs  []docSpan
 	size  int64
 	// Marked lists, in order, the documents with a body line for which
@@ -52,9 +54,9 @@ type docSpan struct {
 func ReadDocuments(r io.Reader, opts Options) (*Documents, error) {
 	limit := opts.MemoryLimit
 	if limit == 0 {
-		limit = MemoryLimit
+		limit = spool.MemoryLimit
 	}
-	s := &docSplitter{d: &Documents{spool: NewSpool(limit)}, mark: opts.Mark, max: opts.maxDocumentSize()}
+	s := &docSplitter{d: &Documents{spool: spool.New(limit)}, mark: opts.Mark, max: opts.maxDocumentSize()}
 	s.start(0, 1)
 	err := eachPiece(bufio.NewReaderSize(r, 1<<16), func(piece []byte, first bool) error {
 		if _, err := s.d.spool.Write(piece); err != nil {

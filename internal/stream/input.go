@@ -30,6 +30,8 @@ import (
 	"os"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 )
 
 // Input is a ResourceList read in full, to memory, to a temporary file, or
@@ -38,7 +40,7 @@ import (
 type Input struct {
 	data  io.ReaderAt
 	size  int64
-	spool *Spool
+	spool *spool.Spool
 
 	// Layout is the input split at its items, or nil when the splitter
 	// declined; Declined then says why.
@@ -100,8 +102,8 @@ type Options struct {
 	// every string of every JSON item (with its quotes and escapes); items
 	// it returns true for are listed in Layout.Marked.
 	Mark func(text []byte) bool
-	// MemoryLimit is how much of the input is kept in memory before it
-	// moves to a temporary file; 0 means MemoryLimit.
+	// spool.MemoryLimit is how much of the input is kept in memory before it
+	// moves to a temporary file; 0 means spool.MemoryLimit.
 	MemoryLimit int64
 	// MaxDocumentSize is the size above which a document, an item, or a
 	// ResourceList the splitter does not take, is refused before it is
@@ -114,7 +116,7 @@ type Options struct {
 func Read(r io.Reader, opts Options) (*Input, error) {
 	limit := opts.MemoryLimit
 	if limit == 0 {
-		limit = MemoryLimit
+		limit = spool.MemoryLimit
 	}
 	in := &Input{}
 	var sink io.Writer
@@ -127,7 +129,7 @@ func Read(r io.Reader, opts Options) (*Input, error) {
 		}
 	}
 	if base < 0 {
-		in.spool = NewSpool(limit)
+		in.spool = spool.New(limit)
 		sink = in.spool
 	}
 	br := bufio.NewReaderSize(r, 1<<16)

@@ -3,6 +3,8 @@ package stream
 import (
 	"errors"
 	"fmt"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 )
 
 // DefaultMaxDocumentSize is the size above which a document of a plain
@@ -32,7 +34,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is larger than %s, the maximum document size; it was not read further", e.What, size(e.Limit))
+	return fmt.Sprintf("%s is larger than %s, the maximum document size; it was not read further", e.What, spool.FormatSize(e.Limit))
 }
 
 // LineError is an error about a place in the input.

@@ -1,4 +1,7 @@
-package stream
+// Package spool keeps a stream of bytes in memory up to a limit and in an
+// unlinked temporary file beyond it, for inputs and outputs larger than
+// the memory a run may hold.
+package spool
 
 import (
 	"bufio"
@@ -24,7 +27,7 @@ const blockSize = 1 << 20
 // moves to an unlinked temporary file beyond it, so that a large input or
 // output costs disk, not memory. When the temporary file cannot be created
 // or written (the directory is missing, read-only or full), Write and Flush
-// return a *SpoolError and the spool takes nothing more: it never grows in
+// return a *Error and the spool takes nothing more: it never grows in
 // memory past its limit. Write it from one goroutine, call Flush, then read
 // it from any number of goroutines.
 type Spool struct {
@@ -37,8 +40,8 @@ type Spool struct {
 	err    error
 }
 
-// SpoolError is a temporary file that could not be created or written.
-type SpoolError struct {
+// Error is a temporary file that could not be created or written.
+type Error struct {
 	// Dir is the temporary directory.
 	Dir string
 	// Limit is the spool's memory limit.
@@ -47,32 +50,33 @@ type SpoolError struct {
 	Err error
 }
 
-func (e *SpoolError) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("the list is larger than %s and the temporary directory %q cannot hold it: %v; set TMPDIR to a writable directory with room for the input and the output",
-		size(e.Limit), e.Dir, e.Err)
+		FormatSize(e.Limit), e.Dir, e.Err)
 }
 
-// size is n in MiB, or in bytes when smaller.
-func size(n int64) string {
+// FormatSize writes a size in bytes as messages say it: whole MiB from
+// 1 MiB, else bytes.
+func FormatSize(n int64) string {
 	if n >= 1<<20 {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func (e *SpoolError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// fail is a SpoolError for err in dir.
+// fail is a Error for err in dir.
 func (s *Spool) fail(dir string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &SpoolError{Dir: dir, Limit: s.limit, Err: err}
+	return &Error{Dir: dir, Limit: s.limit, Err: err}
 }
 
-// NewSpool returns an empty spool that moves to a file beyond limit bytes.
-func NewSpool(limit int64) *Spool { return &Spool{limit: limit} }
+// New returns an empty spool that moves to a file beyond limit bytes.
+func New(limit int64) *Spool { return &Spool{limit: limit} }
 
 // Size is the number of bytes written.
 func (s *Spool) Size() int64 { return s.size }

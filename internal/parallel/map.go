@@ -1,4 +1,7 @@
-package stream
+// Package parallel is the ordered parallel map the streaming paths run
+// items through: work on every core, results in input order, memory
+// bounded by the items in flight.
+package parallel
 
 import (
 	"fmt"
