@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -94,7 +95,7 @@ func mayNameNamespace(line []byte) bool {
 }
 
 // mayBeNamespace is the parse of the streaming path's Namespace pre-pass
-// (see engine.Pass): it parses item i unless stream.ScanItem reads
+// (see engine.Pass): it parses item i unless scan.ScanItem reads
 // the item's kind, and that kind is neither Namespace nor a List, whose
 // entries may be Namespaces; it returns nil then. An item is marked for
 // a backslash anywhere in it, and a workload's value may well hold one:
@@ -106,7 +107,7 @@ func mayBeNamespace(in *stream.Input) func(i int) (*yaml.RNode, error) {
 			return nil, err
 		}
 		if !in.Layout.JSON {
-			if s, ok := stream.ScanItem(text); ok && s.Kind != "Namespace" && !strings.HasSuffix(s.Kind, "List") {
+			if s, ok := scan.ScanItem(text); ok && s.Kind != "Namespace" && !strings.HasSuffix(s.Kind, "List") {
 				return nil, nil
 			}
 		}

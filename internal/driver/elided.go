@@ -3,6 +3,7 @@ package driver
 import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/elide"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
@@ -13,7 +14,7 @@ var elideFrom = 256 << 10
 
 // editElided edits item i of a YAML list, whose text is given, with the
 // container fields the run does not read elided: a workload of at least
-// elideFrom bytes that stream.ScanItem finds as the writer writes it. It
+// elideFrom bytes that scan.ScanItem finds as the writer writes it. It
 // writes what the item's own text gives, byte for byte. It reports false
 // when the item is not one to elide, or when anything on the way fails
 // (a parse, the encoding, a placeholder not found once): the caller then
@@ -43,7 +44,7 @@ func elided(in *stream.Input, e *engine.Engine, text []byte) (*elide.Item, bool)
 	if in.Layout.JSON || len(text) < elideFrom {
 		return nil, false
 	}
-	s, ok := stream.ScanItem(text)
+	s, ok := scan.ScanItem(text)
 	if !ok {
 		return nil, false
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 )
 
 // yamlBreaks are the line breaks yaml.v3 knows besides LF and CRLF: a lone
@@ -36,7 +36,7 @@ func scalarClasses() []string {
 	return values
 }
 
-// TestScanDeclinesYAMLBreaks: stream.Scan reads no document that holds one
+// TestScanDeclinesYAMLBreaks: scan.Scan reads no document that holds one
 // of yamlBreaks, and ScanItem no item. Each document below reads otherwise
 // when the break is taken for an ordinary character: a kind the parser
 // reads twice, a kind in what looks like a comment, and a Deployment whose
@@ -50,12 +50,12 @@ func TestScanDeclinesYAMLBreaks(t *testing.T) {
 			"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 'x" + b + "y'\n",
 			"apiVersion: apps/v1\n# c" + b + "kind: Deployment" + b + "x: \"\nkind: ConfigMap\n# " + b + "\"\n",
 		} {
-			if s, ok := stream.Scan([]byte(doc)); ok {
+			if s, ok := scan.Scan([]byte(doc)); ok {
 				t.Errorf("Scan reads %+v in %q", s, doc)
 			}
 			checkScan(t, doc)
 			item := "- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: x" + b + "y\n"
-			if s, ok := stream.ScanItem([]byte(item)); ok {
+			if s, ok := scan.ScanItem([]byte(item)); ok {
 				t.Errorf("ScanItem reads %+v in %q", s, item)
 			}
 		}
@@ -70,7 +70,7 @@ func TestScanEscapes(t *testing.T) {
 		doc := fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"x\\%cy\"\n", c)
 		checkScan(t, doc)
 	}
-	if _, ok := stream.Scan([]byte("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"x\\/y\"\n")); ok {
+	if _, ok := scan.Scan([]byte("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"x\\/y\"\n")); ok {
 		t.Error(`Scan reads the "\/" escape, which the parser refuses`)
 	}
 }
@@ -96,7 +96,7 @@ func TestScanItemDroppedAnnotations(t *testing.T) {
 	for _, value := range []string{"~", "null", "Null", "''", `""`, "a", "[]", "{}", "1", "false", "|\n      x"} {
 		item := "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations: " + value + "\n  data:\n    a: b\n"
 		checkScanItem(t, item)
-		if _, ok := stream.ScanItem([]byte(item)); ok {
+		if _, ok := scan.ScanItem([]byte(item)); ok {
 			t.Errorf("ScanItem reads annotations %s", value)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
@@ -279,10 +280,10 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 }
 
 // asWritten reports whether an item's text is what the writer writes for
-// it (see stream.ScanItem): an item the run does not change is then
+// it (see scan.ScanItem): an item the run does not change is then
 // written as its text, which spares its encoding.
 func asWritten(text []byte) bool {
-	_, ok := stream.ScanItem(text)
+	_, ok := scan.ScanItem(text)
 	return ok
 }
 

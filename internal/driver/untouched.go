@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
 // untouched reports whether the run need not parse a plain stream
-// document's body: stream.Scan reads it (its apiVersion and kind, no
+// document's body: scan.Scan reads it (its apiVersion and kind, no
 // duplicate key, a metadata mapping), the engine neither edits, reads nor
 // counts an item of that kind (see engine.Engine.Untouched), and the
 // document holds nothing else the run reads (the kpt package-path
@@ -19,14 +20,14 @@ func untouched(e *engine.Engine, body []byte) bool {
 	if bytes.Contains(body, []byte(engine.PackagePathAnnotation)) {
 		return false
 	}
-	s, ok := stream.Scan(body)
+	s, ok := scan.Scan(body)
 	return ok && e.Untouched(s.APIVersion, s.Kind)
 }
 
 // untouchedItem reads item i of a YAML ResourceList and reports whether the
 // streaming path may write its text in its place without parsing it: the
 // run does not read it (as untouched says for a plain document), and
-// stream.ScanItem finds it already as the writer writes it.
+// scan.ScanItem finds it already as the writer writes it.
 func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, error) {
 	if in.Layout.JSON {
 		return nil, false, nil
@@ -38,7 +39,7 @@ func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, err
 	if bytes.Contains(text, []byte(engine.PackagePathAnnotation)) || e.MayRead(itemKind(text)) {
 		return text, false, nil
 	}
-	s, ok := stream.ScanItem(text)
+	s, ok := scan.ScanItem(text)
 	return text, ok && e.Untouched(s.APIVersion, s.Kind), nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
 )
@@ -69,7 +70,7 @@ func TestUntouched(t *testing.T) {
 	}
 }
 
-// FuzzScanAgreesWithParse: whenever stream.Scan reads a document, the
+// FuzzScanAgreesWithParse: whenever scan.Scan reads a document, the
 // parser reads it too, with the same apiVersion and kind, no duplicate key,
 // no anchor, and metadata a mapping when present: a document written as it
 // came without a parse is one the parse would have passed as it is.
@@ -120,7 +121,7 @@ func TestScanMutations(t *testing.T) {
 func checkScan(t *testing.T, body string) {
 	t.Helper()
 	{
-		s, ok := stream.Scan([]byte(body))
+		s, ok := scan.Scan([]byte(body))
 		if !ok {
 			return
 		}
@@ -146,7 +147,7 @@ func checkScan(t *testing.T, body string) {
 	}
 }
 
-// FuzzScanItemIsItemText: whenever stream.ScanItem reads an item's text,
+// FuzzScanItemIsItemText: whenever scan.ScanItem reads an item's text,
 // the text is what the writer writes for the item it parses to, and the
 // parse agrees with the scan as in FuzzScanAgreesWithParse: the streaming
 // path may write the text in the item's place.
@@ -176,7 +177,7 @@ func FuzzScanItemIsItemText(f *testing.F) {
 	f.Fuzz(checkScanItem)
 }
 
-// scanItemSeeds are items with every form stream.ScanItem reads.
+// scanItemSeeds are items with every form scan.ScanItem reads.
 var scanItemSeeds = []string{
 	"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    a: |\n      x\n\n        y\n    b: 'it''s'\n    c: \"y\"\n    d: ~\n    e:\n    - 1\n    - k: v\n      l: |-\n        z\n",
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    versions:\n    - name: v1\n      schema:\n        description: a b, c (d)\n",
@@ -206,7 +207,7 @@ func TestScanItemEmptyCollections(t *testing.T) {
 		{head + "  spec:\n    a: { }\n", false, false},
 		{head + "  spec:\n    a: {}\n      b: c\n", false, false},
 	} {
-		if _, ok := stream.ScanItem([]byte(c.text)); ok != c.want {
+		if _, ok := scan.ScanItem([]byte(c.text)); ok != c.want {
 			t.Errorf("ScanItem = %v, want %v:\n%s", ok, c.want, c.text)
 		}
 		checkScanItem(t, c.text)
@@ -226,7 +227,7 @@ func TestScanItemEmptyCollections(t *testing.T) {
 // TestScanItemSeeds: ScanItem reads every seed.
 func TestScanItemSeeds(t *testing.T) {
 	for _, seed := range scanItemSeeds {
-		if _, ok := stream.ScanItem([]byte(seed)); !ok {
+		if _, ok := scan.ScanItem([]byte(seed)); !ok {
 			t.Errorf("ScanItem does not read\n%s", seed)
 		}
 	}
@@ -253,7 +254,7 @@ func TestScanItemMutations(t *testing.T) {
 func checkScanItem(t *testing.T, text string) {
 	t.Helper()
 	{
-		s, ok := stream.ScanItem([]byte(text))
+		s, ok := scan.ScanItem([]byte(text))
 		if !ok {
 			return
 		}

@@ -8,7 +8,7 @@
 // Restore puts the blocks back in the encoded text, where their keys are
 // then.
 //
-// It works on text that stream.ScanItem accepts: text that is already
+// It works on text that scan.ScanItem accepts: text that is already
 // what stream.ItemText writes for the item it parses to, so every block
 // is written back as it was, moved by its key's change of column.
 package elide
@@ -49,7 +49,7 @@ type block struct {
 // Elided is the number of block values elided.
 func (it *Item) Elided() int { return len(it.blocks) }
 
-// Reduce elides, in the text of an item that stream.ScanItem accepts, the
+// Reduce elides, in the text of an item that scan.ScanItem accepts, the
 // block values of keys in every mapping entry of containers and
 // initContainers of the pod spec at specPath, in each container whose
 // name and image sidecar reports false. It returns false when it elides

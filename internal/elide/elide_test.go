@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/elide"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
 
@@ -24,7 +25,7 @@ func canonical(t *testing.T, doc string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := stream.ScanItem(text); !ok {
+	if _, ok := scan.ScanItem(text); !ok {
 		t.Fatalf("ScanItem does not take the item:\n%s", text)
 	}
 	return text
@@ -126,7 +127,7 @@ spec:
 					t.Errorf("%q is not in the reduced text:\n%s", s, it.Text)
 				}
 			}
-			if _, ok := stream.ScanItem(it.Text); !ok {
+			if _, ok := scan.ScanItem(it.Text); !ok {
 				t.Errorf("ScanItem does not take the reduced text:\n%s", it.Text)
 			}
 			if got, ok := it.Restore(it.Text); !ok || !bytes.Equal(got, text) {

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 )
 
@@ -308,7 +309,7 @@ func scalarText(n *yaml.Node) (string, bool) {
 		return singleQuoted(v), yamlnode.LetterString(v) && yamlnode.PrintableASCII(v) && v[len(v)-1] != ' '
 
 	case n.Style == 0 && n.Tag == yaml.NodeTagInt:
-		return v, decimal(v)
+		return v, scan.Decimal(v)
 	case n.Style == 0 && n.Tag == yaml.NodeTagBool:
 		return v, v == "true" || v == "false"
 	case n.Style == yaml.DoubleQuotedStyle && (n.Tag == "" || n.Tag == yaml.NodeTagString):
@@ -321,13 +322,3 @@ func scalarText(n *yaml.Node) (string, bool) {
 
 // singleQuoted is v in single quotes, a quote in it doubled.
 func singleQuoted(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
-
-// decimal reports whether s is a decimal integer as YAML writes one: 0, or
-// an optional minus and digits not starting with 0.
-func decimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	if s == "" || (s[0] == '0' && len(s) > 1) {
-		return false
-	}
-	return strings.Trim(s, "0123456789") == ""
-}

@@ -54,7 +54,7 @@ func PrintableASCII(s string) bool {
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // WordByte reports whether c may be part of a key or value that the line
-// scans (stream.Scan, package elide) read as one plain word: an ASCII
+// scans (scan.Scan, package elide) read as one plain word: an ASCII
 // letter or digit, or one of _ . / -.
 func WordByte(c byte) bool {
 	return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'

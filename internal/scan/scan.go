@@ -1,4 +1,8 @@
-package stream
+// Package scan reads what a run needs of a YAML document or ResourceList
+// item (its apiVersion and kind, whether it is already as the writer writes
+// it) from its lines, without a parse; it answers only where it decides as
+// the parser does, and declines everything else.
+package scan
 
 import (
 	"bytes"
@@ -619,7 +623,7 @@ func flowNode(text []byte, depth int) ([]byte, bool) {
 		end = len(text)
 	}
 	v := string(text[:end])
-	if strings.ContainsAny(v, ",?[]{}:#") || !(yamlnode.PlainString(v) || decimal(v) || v == "true" || v == "false") {
+	if strings.ContainsAny(v, ",?[]{}:#") || !(yamlnode.PlainString(v) || Decimal(v) || v == "true" || v == "false") {
 		return nil, false
 	}
 	return text[end:], true
@@ -672,4 +676,14 @@ func flowEntries(text []byte, depth int) ([]byte, bool) {
 			return nil, false
 		}
 	}
+}
+
+// Decimal reports whether s is a decimal integer as YAML writes one: 0, or
+// an optional minus and digits not starting with 0.
+func Decimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	return strings.Trim(s, "0123456789") == ""
 }
