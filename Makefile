@@ -90,7 +90,9 @@ mermaid:
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function
 	$(KUSTOMIZE) build --enable-alpha-plugins --enable-exec examples/kustomize-exec
 
-# The tests that run the binary take the one `build` wrote.
+# The tests that run the binary take the one `build` wrote. internal/driver
+# alone takes 8 to 10 minutes on a busy 2-core machine, near go test's
+# default timeout of 10 minutes.
 TEST_ENV := SIDECAR_LIFECYCLE_BINARY=$(BIN)/sidecar-lifecycle
 
 # The driver package's differential tests take two minutes on a quiet
