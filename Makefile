@@ -90,14 +90,12 @@ mermaid:
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function
 	$(KUSTOMIZE) build --enable-alpha-plugins --enable-exec examples/kustomize-exec
 
-# The tests that run the binary take the one `build` wrote. internal/driver
-# alone takes 8 to 10 minutes on a busy 2-core machine, near go test's
-# default timeout of 10 minutes.
+# The tests that run the binary take the one `build` wrote.
 TEST_ENV := SIDECAR_LIFECYCLE_BINARY=$(BIN)/sidecar-lifecycle
 
 # The driver package's differential tests take two minutes on a quiet
-# 2-core machine and up to nine on a busy one: past go test's default
-# 10-minute limit per package.
+# 2-core machine and up to ten on a busy one: near or past go test's
+# default limit of 10 minutes per package.
 test: build tools ## Run every test: unit, golden and the examples with the real tools
 	$(TEST_ENV) go test -count=1 -timeout 30m ./...
 
