@@ -13,6 +13,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
 )
 
 // declined is the streaming path's answer for a ResourceList it cannot
@@ -54,7 +55,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 	var fcText []byte
 	if configNode(fc) != nil { // as write leaves out an empty one
 
-		if fcText, err = stream.FunctionConfigText(fc); err != nil {
+		if fcText, err = yamltext.FunctionConfigText(fc); err != nil {
 			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
 		}
 	}
@@ -68,7 +69,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		return Report{}, err
 	}
 	defer out.close()
-	text, err := stream.ResultsText(closing)
+	text, err := yamltext.ResultsText(closing)
 	if err != nil {
 		return Report{}, fmt.Errorf("encoding the results: %w", err)
 	}
@@ -78,7 +79,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 	if err := out.results.Flush(); err != nil {
 		return Report{}, err
 	}
-	list := stream.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
+	list := yamltext.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
 	if _, err := list.WriteTo(w); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
@@ -233,7 +234,7 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stream.ItemText(item)
+	return yamltext.ItemText(item)
 }
 
 // resultsText is the results' entries as the list writes them, or nothing
@@ -242,7 +243,7 @@ func resultsText(results fn.Results) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, nil
 	}
-	text, err := stream.ResultsText(results)
+	text, err := yamltext.ResultsText(results)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the results: %w", err)
 	}
@@ -296,7 +297,7 @@ func encode(ed engine.Edit) (encoded, error) {
 	if out.results, err = resultsText(w.Results); err != nil {
 		return encoded{}, err
 	}
-	if out.text, err = stream.ItemText(w.Node); err != nil {
+	if out.text, err = yamltext.ItemText(w.Node); err != nil {
 		return encoded{}, fmt.Errorf("encoding an item: %w", err)
 	}
 	return out, nil

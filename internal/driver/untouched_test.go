@@ -14,6 +14,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
 )
 
 const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\ndata:\n  mode: fast\n"
@@ -218,7 +219,7 @@ func TestScanItemEmptyCollections(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out, err := stream.ItemText(item); err != nil || string(out) == c.text {
+		if out, err := yamltext.ItemText(item); err != nil || string(out) == c.text {
 			t.Errorf("ItemText writes the empty mapping: %v\n%s", err, out)
 		}
 	}
@@ -271,7 +272,7 @@ func checkScanItem(t *testing.T, text string) {
 		if err := checkItem(item.YNode()); err != nil {
 			t.Fatalf("scanned, but checkItem: %v\n%q", err, text)
 		}
-		out, err := stream.ItemText(item)
+		out, err := yamltext.ItemText(item)
 		if err != nil {
 			t.Fatal(err)
 		}

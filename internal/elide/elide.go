@@ -9,7 +9,7 @@
 // then.
 //
 // It works on text that scan.ScanItem accepts: text that is already
-// what stream.ItemText writes for the item it parses to, so every block
+// what yamltext.ItemText writes for the item it parses to, so every block
 // is written back as it was, moved by its key's change of column.
 package elide
 

@@ -11,9 +11,10 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/elide"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
 )
 
-// canonical is the item as stream.ItemText writes it, which ScanItem must
+// canonical is the item as yamltext.ItemText writes it, which ScanItem must
 // accept.
 func canonical(t *testing.T, doc string) []byte {
 	t.Helper()
@@ -21,7 +22,7 @@ func canonical(t *testing.T, doc string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := stream.ItemText(node)
+	text, err := yamltext.ItemText(node)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ spec:
 			if err != nil {
 				t.Fatal(err)
 			}
-			encoded, err := stream.ItemText(node)
+			encoded, err := yamltext.ItemText(node)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -59,7 +60,7 @@ func BenchmarkItem(b *testing.B) {
 // BenchmarkItemRoundTrip is one item through the streaming path's steps:
 // parse its text, edit it, encode it.
 func BenchmarkItemRoundTrip(b *testing.B) {
-	text, err := stream.ItemText(typicalDeployment(b))
+	text, err := yamltext.ItemText(typicalDeployment(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := stream.ItemText(tr.edit1(item).Node); err != nil {
+		if _, err := yamltext.ItemText(tr.edit1(item).Node); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,9 +1,9 @@
-// Package stream is the streaming path of the function: it splits a
-// ResourceList at the top-level entries of its items list, textually, so
-// that the items can be parsed, edited and encoded one by one on every core
-// while memory stays bounded by the items in flight; and it encodes each
-// piece of the output exactly as kio.ByteWriter encodes it inside the whole
-// list, so that the streamed output is byte-identical to the whole-list one.
+// Package stream splits the function's input, textually: a ResourceList at
+// the top-level entries of its items list, and a plain stream into its
+// documents, so that the items can be parsed, edited and encoded one by one
+// on every core while memory stays bounded by the items in flight (package
+// yamltext writes each piece of the output as kio.ByteWriter does; package
+// scan spares the parse of items the run does not read).
 //
 // The splitter accepts only layouts it understands with certainty and says
 // so otherwise: the caller then runs the whole-list path. In YAML that is

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
 )
 
 const pod = "  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n"
@@ -173,8 +175,8 @@ func TestReadSplitsItemsEndingInComments(t *testing.T) {
 				if err != nil {
 					t.Fatalf("item %d does not parse alone: %v", i, err)
 				}
-				wantText, _ := ItemText(yaml.NewRNode(want))
-				gotText, _ := ItemText(got)
+				wantText, _ := yamltext.ItemText(yaml.NewRNode(want))
+				gotText, _ := yamltext.ItemText(got)
 				if string(gotText) != string(wantText) {
 					t.Errorf("item %d parses alone as\n%s\nwant, as in the whole list,\n%s", i, gotText, wantText)
 				}
@@ -264,29 +266,6 @@ func TestParseItemRefuses(t *testing.T) {
 			t.Errorf("ParseItem(%q) did not fail", text)
 		}
 	}
-}
-
-func TestEncodedPiecesMatchByteWriter(t *testing.T) {
-	item, err := ParseItem([]byte("- # head\n  kind: Pod\n  metadata: {name: p, annotations: {}}\n  spec:\n    containers:\n    - name: a # line\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := ItemText(item)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "- # head\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: a # line\n"; string(text) != want {
-		t.Errorf("ItemText = %q, want %q", text, want)
-	}
-	var out bytes.Buffer
-	if _, err := (List{Items: bytes.NewReader(text), Count: 1, Results: strings.NewReader("- message: m\n")}).WriteTo(&out); err != nil {
-		t.Fatal(err)
-	}
-	want := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + string(text) + "results:\n- message: m\n"
-	if out.String() != want {
-		t.Errorf("List = %q, want %q", out.String(), want)
-	}
-	var _ io.WriterTo = List{}
 }
 
 // TestReadDeclinesRegularFile: input on a regular file that the splitter

@@ -1,4 +1,8 @@
-package stream
+// Package yamltext writes the pieces of the function's output, items,
+// results and the list around them, byte for byte as kio.ByteWriter writes
+// them inside a whole ResourceList: by its own block writer for the shapes
+// nearly every resource has, else by the encoder.
+package yamltext
 
 import (
 	"bytes"
