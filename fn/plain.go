@@ -41,7 +41,7 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 			line = rep.Lines[i]
 		}
 		at := src.position(line)
-		if r.Field != nil { // a config error: its place in the config file
+		if r.Field != nil && r.ResourceRef == nil { // a config error: its place in the config file
 			at = configPosition(a.config, cfg, r.Field.Path)
 		}
 		stderr.resultAt(r, at)

@@ -93,7 +93,7 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 	}
 	for _, key := range []string{preset.LinkerdNativeSidecarGA, preset.LinkerdNativeSidecarBeta} {
 		if v, ok := get(meta, key); ok && v != "false" {
-			f.Log.Warn("annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
+			f.Log.Warn(report.KindMeshAnnotation, report.Annotation(key).Values(v, nil), "annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
 				key, v, preset.LinkerdNativeSidecar)
 		}
 	}
@@ -131,7 +131,7 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 		}
 		merged, err := MergeProxyConfig(current, [][2]any{{istioDrain, fmt.Sprintf("%ds", m.WaitBeforeExit)}})
 		if err != nil {
-			f.Log.Fail("annotation %s: %v", preset.IstioProxyConfig, err)
+			f.Log.Fail(report.KindMeshAnnotation, report.Annotation(preset.IstioProxyConfig).Values(current, nil), "annotation %s: %v", preset.IstioProxyConfig, err)
 			return nil
 		}
 		return f.set(meta, preset.IstioProxyConfig, merged, "")
@@ -142,7 +142,7 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 	}
 	merged, err := MergeProxyConfig(current, keys)
 	if err != nil {
-		f.Log.Fail("annotation %s: %v", preset.IstioProxyConfig, err)
+		f.Log.Fail(report.KindMeshAnnotation, report.Annotation(preset.IstioProxyConfig).Values(current, nil), "annotation %s: %v", preset.IstioProxyConfig, err)
 		return nil
 	}
 	if err := f.set(meta, preset.IstioProxyConfig, merged, ""); err != nil {
@@ -245,8 +245,16 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 	if ok && cur == value {
 		return nil
 	}
-	f.Log.Change("set annotation %s: %q", key, value)
+	f.Log.Change(report.Annotation(key).Values(current(cur, ok), value), "set annotation %s: %q", key, value)
 	return put(meta, key, value, after, ok)
+}
+
+// current is an annotation's value for a finding: nil when it is absent.
+func current(value string, present bool) any {
+	if !present {
+		return nil
+	}
+	return value
 }
 
 // later returns whichever of two annotations stands later; a when b is absent.
@@ -290,9 +298,10 @@ func put(meta *yaml.RNode, key, value, after string, present bool) error {
 }
 
 func (f Filter) remove(meta *yaml.RNode, key, why string) error {
-	if _, ok := get(meta, key); !ok {
+	cur, ok := get(meta, key)
+	if !ok {
 		return nil
 	}
-	f.Log.Change("removed annotation %s (%s)", key, why)
+	f.Log.Change(report.Annotation(key).Values(cur, nil), "removed annotation %s (%s)", key, why)
 	return hook.RemoveField(meta, yaml.AnnotationsField, key)
 }

@@ -43,7 +43,7 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	}
 	rn, err := yaml.Parse(cur)
 	if err != nil || rn.YNode().Kind != yaml.MappingNode {
-		f.Log.Warn("annotation %s is not a JSON object, left as it is: %s", IstioStatus, report.Quote(cur))
+		f.Log.Warn(report.KindMeshAnnotation, report.Annotation(IstioStatus).Values(cur, nil), "annotation %s is not a JSON object, left as it is: %s", IstioStatus, report.Quote(cur))
 		return meta, nil
 	}
 	containers := names(rn.Field("containers"))
@@ -70,7 +70,7 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Log.Change("moved %s to initContainers in annotation %s", f.Proxy, IstioStatus)
+	f.Log.Change(report.Annotation(IstioStatus).Values(cur, out), "moved %s to initContainers in annotation %s", f.Proxy, IstioStatus)
 	return meta, put(meta, IstioStatus, out, "", true)
 }
 
