@@ -77,7 +77,7 @@ func readConfig(path string) (*yaml.RNode, error) {
 	case err == stream.ErrMoreDocuments:
 		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", quotePath(path))
 	case err != nil:
-		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), err)
+		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), driver.YAMLErrorText(err, data))
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("config %s is not a mapping: expected a SidecarLifecycle or a ConfigMap", quotePath(path))

@@ -30,7 +30,7 @@ func ParseResourceList(in []byte) (*yaml.RNode, error) {
 	case err == stream.ErrMoreDocuments:
 		return nil, errors.New("input has more than one YAML document: expected one ResourceList")
 	case err != nil:
-		return nil, fmt.Errorf("input is not valid YAML: %s", resourceListYAMLError(err, in))
+		return nil, fmt.Errorf("input is not valid YAML: %s", YAMLErrorText(err, in))
 	}
 	rn := yaml.NewRNode(doc)
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
@@ -88,9 +88,10 @@ func fieldNode(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// resourceListYAMLError is the parser's message for the whole input, with
-// the line of the problem, counted from 1 (see yamlProblem).
-func resourceListYAMLError(err error, in []byte) string {
+// YAMLErrorText is the parser's message for a whole text, in, with the
+// line of the problem counted from 1 as in a scanner's message (see
+// yamlProblem).
+func YAMLErrorText(err error, in []byte) string {
 	msg, ok := strings.CutPrefix(err.Error(), "yaml: ")
 	if !ok {
 		return err.Error()
