@@ -16,7 +16,9 @@ import (
 // results about no workload are the closing ones, which carry no field:
 // the summary, the owners a workload was left to, a shared warning said of
 // several workloads, the termination budget's notes across items, and
-// those about a Service or an Ingress (its load balancer).
+// those about a Service or an Ingress (its load balancer). An error about a
+// whole item (report.KindInput without a field: aliases past the bounds, a
+// List that cannot be edited) names none either; no golden case has one.
 func TestResultsNameTheirField(t *testing.T) {
 	files, err := filepath.Glob("testdata/*/results.yaml")
 	if err != nil || len(files) == 0 {
