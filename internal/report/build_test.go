@@ -23,7 +23,7 @@ func TestResultsFields(t *testing.T) {
 	log.Change(report.Container("containers", "app", "lifecycle", "preStop"), "added preStop to app")
 	log.Change(report.Annotation("proxy.istio.io/config"), "set annotation")
 	log.Warn(report.KindHook, report.Container("containers", "app"), "warned")
-	log.Break(report.Pod("terminationGracePeriodSeconds"), "breaks")
+	log.Breaks = append(log.Breaks, report.Finding{Kind: report.KindBudget, Severity: fn.Warning, Field: report.Pod("terminationGracePeriodSeconds"), Detail: "breaks"})
 	want := []struct {
 		path string
 		sev  fn.Severity

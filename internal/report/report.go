@@ -5,7 +5,6 @@ package report
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 )
@@ -32,7 +31,8 @@ type Log struct {
 	// Errors says what cannot be done; any error leaves the input unchanged.
 	Errors Findings
 	// Breaks says where the termination budget does not hold: warnings,
-	// errors with action validate. They do not stop the edit.
+	// errors with action validate, as the budget finds them
+	// (budget.Pod.OrderedBreaks). They do not stop the edit.
 	Breaks Findings
 }
 
@@ -75,11 +75,6 @@ func (l *Log) FailWith(err error) {
 		return
 	}
 	l.Fail(KindInput, At(""), "%v", err)
-}
-
-// Break records a break of the termination budget at the field.
-func (l *Log) Break(at Field, format string, args ...any) {
-	l.Breaks = append(l.Breaks, Finding{Kind: KindBudget, Severity: fn.Warning, Field: at, Detail: fmt.Sprintf(format, args...)})
 }
 
 // Failed reports whether any error was recorded.
