@@ -11,8 +11,8 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 )
 
-// TestResultsNameTheirField: every result of the golden cases about a
-// workload names the field it is about (fn.Result.Field) with a path. The
+// TestResultsNameTheirField: every result of the golden cases and the
+// vendor corpus about a workload names the field it is about (fn.Result.Field) with a path. The
 // results about no workload are the closing ones, which carry no field:
 // the summary, the owners a workload was left to, a shared warning said of
 // several workloads, the termination budget's notes across items, and
@@ -21,9 +21,11 @@ import (
 // List that cannot be edited) names none either; no golden case has one.
 func TestResultsNameTheirField(t *testing.T) {
 	files, err := filepath.Glob("testdata/*/results.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden results: %v", err)
+	vendor, vendorErr := filepath.Glob("testdata/vendor/*/results-*.yaml")
+	if err != nil || vendorErr != nil || len(files) == 0 || len(vendor) == 0 {
+		t.Fatalf("no golden results: %v, %v", err, vendorErr)
 	}
+	files = append(files, vendor...)
 	checked := 0
 	for _, path := range files {
 		b, err := os.ReadFile(path)
