@@ -414,12 +414,12 @@ func TestKptRender(t *testing.T) {
 
 	results := t.TempDir()
 	// kpt shows the results, then the function's stderr: the warning
-	// (the Job's) is shown once, as a result.
+	// (the Job's) is shown once, as a result, with the field it is about.
 	stdout, stderr, err := run(t, pkg, env, kpt, "fn", "render", "--allow-exec", "--results-dir", results, ".")
 	if err != nil {
 		t.Fatalf("kpt fn render: %v\nstderr:\n%s", err, stderr)
 	}
-	if out := stdout + stderr; !strings.Contains(out, "[warning] batch/v1/Job/orders/orders-migrate: Job in ordered mode") ||
+	if out := stdout + stderr; !strings.Contains(out, "[warning] batch/v1/Job/orders/orders-migrate spec.template.spec: Job in ordered mode") ||
 		strings.Contains(out, "sidecar-lifecycle: warning") || strings.Contains(out, "Stderr") {
 		t.Errorf("kpt does not show the warning once, as a result:\n%s", out)
 	}

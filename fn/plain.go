@@ -47,7 +47,7 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 			line = rep.Lines[i]
 		}
 		at := src.position(line)
-		if r.Field != nil { // a config error: its place in the config file
+		if r.Field != nil && r.ResourceRef == nil { // a config error: its place in the config file
 			at = configPosition(a.config, cfg, r.Field.Path)
 		}
 		stderr.resultAt(r, at)
@@ -91,7 +91,7 @@ func readConfig(path string) (*yaml.RNode, error) {
 	case err == stream.ErrMoreDocuments:
 		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", quotePath(path))
 	case err != nil:
-		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), err)
+		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), driver.YAMLErrorText(err, data))
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("config %s is not a mapping: expected a SidecarLifecycle or a ConfigMap", quotePath(path))

@@ -98,7 +98,7 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 	}
 	for _, key := range m.Preset.Injector.Native.Keys {
 		if v, ok := get(meta, key); ok && key != native.Key && v != "false" {
-			f.Log.Warn("annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
+			f.Log.Warn(report.KindMeshAnnotation, report.Annotation(key).Values(v, nil), "annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
 				key, v, native.Key)
 		}
 	}
@@ -196,7 +196,7 @@ func (f Filter) merge(meta *yaml.RNode, merges []merge) (bool, error) {
 		current, _ := get(meta, mg.key)
 		merged, err := MergeProxyConfig(current, mg.fields)
 		if err != nil {
-			f.Log.Fail("annotation %s: %v", mg.key, err)
+			f.Log.Fail(report.KindMeshAnnotation, report.Annotation(mg.key).Values(current, nil), "annotation %s: %v", mg.key, err)
 			return false, nil
 		}
 		if err := f.set(meta, mg.key, merged, ""); err != nil {
@@ -300,8 +300,16 @@ func (f Filter) set(meta *yaml.RNode, key, value, after string) error {
 	if ok && cur == value {
 		return nil
 	}
-	f.Log.Change("set annotation %s: %q", key, value)
+	f.Log.Change(report.Annotation(key).Values(current(cur, ok), value), "set annotation %s: %q", key, value)
 	return put(meta, key, value, after, ok)
+}
+
+// current is an annotation's value for a finding: nil when it is absent.
+func current(value string, present bool) any {
+	if !present {
+		return nil
+	}
+	return value
 }
 
 // later returns whichever of two annotations stands later; a when b is absent.
@@ -345,9 +353,10 @@ func put(meta *yaml.RNode, key, value, after string, present bool) error {
 }
 
 func (f Filter) remove(meta *yaml.RNode, key, why string) error {
-	if _, ok := get(meta, key); !ok {
+	cur, ok := get(meta, key)
+	if !ok {
 		return nil
 	}
-	f.Log.Change("removed annotation %s (%s)", key, why)
+	f.Log.Change(report.Annotation(key).Values(cur, nil), "removed annotation %s (%s)", key, why)
 	return hook.RemoveField(meta, yaml.AnnotationsField, key)
 }

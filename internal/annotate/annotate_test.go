@@ -132,7 +132,7 @@ func TestFilterBadProxyConfig(t *testing.T) {
 	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: istio}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
 		t.Fatal(err)
 	}
-	if len(log.Errors) != 1 || !strings.Contains(log.Errors[0], "proxy.istio.io/config") {
+	if len(log.Errors) != 1 || !strings.Contains(log.Errors[0].Detail, "proxy.istio.io/config") {
 		t.Errorf("errors %q", log.Errors)
 	}
 }
@@ -143,7 +143,7 @@ func TestFilterLinkerdSwitchWarning(t *testing.T) {
 	if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: linkerd}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
 		t.Fatal(err)
 	}
-	if len(log.Warnings) != 1 || !strings.Contains(log.Warnings[0], "config.linkerd.io/proxy-enable-native-sidecar") {
+	if len(log.Warnings) != 1 || !strings.Contains(log.Warnings[0].Detail, "config.linkerd.io/proxy-enable-native-sidecar") {
 		t.Errorf("warnings %q", log.Warnings)
 	}
 }

@@ -41,7 +41,7 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	}
 	rn, err := yaml.Parse(cur)
 	if err != nil || rn.YNode().Kind != yaml.MappingNode {
-		f.Log.Warn("annotation %s is not a JSON object, left as it is: %s", f.Annotation, report.Quote(cur))
+		f.Log.Warn(report.KindMeshAnnotation, report.Annotation(f.Annotation).Values(cur, nil), "annotation %s is not a JSON object, left as it is: %s", f.Annotation, report.Quote(cur))
 		return meta, nil
 	}
 	containers := names(rn.Field("containers"))
@@ -68,7 +68,7 @@ func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Log.Change("moved %s to initContainers in annotation %s", f.Proxy, f.Annotation)
+	f.Log.Change(report.Annotation(f.Annotation).Values(cur, out), "moved %s to initContainers in annotation %s", f.Proxy, f.Annotation)
 	return meta, put(meta, f.Annotation, out, "", true)
 }
 

@@ -61,7 +61,7 @@ func TestOrderedBreaksInjected(t *testing.T) {
 		{Name: "linkerd-proxy", Seconds: 30, Injected: true, Source: wait + ` "30"`},
 		{Name: "istio-proxy", Seconds: 5, Injected: true, UntilIdle: true},
 		{Name: "other", Injected: true, Problem: "it is not a number of seconds"},
-	}, 86390)
+	}, 86390).Strings()
 	want := `linkerd-proxy (injected by the mesh) leaves at 30s (config.alpha.linkerd.io/proxy-wait-before-exit-seconds "30"), before the preStop of app (40s) ends`
 	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
 		t.Errorf("breaks %q, want one starting %q", got, want)

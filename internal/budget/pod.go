@@ -19,6 +19,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/grace"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -196,7 +197,7 @@ func (e Exit) leaves() string {
 // longestExit is the longest waitBeforeExit the config can ask for, in
 // seconds (config.MaxDelay minus the margin): the fix a message suggests
 // stays within it.
-func (p Pod) OrderedBreaks(injected []Exit, longestExit int64) []string {
+func (p Pod) OrderedBreaks(injected []Exit, longestExit int64) report.Findings {
 	d := p.Drain()
 	if d.Container == "" || d.Seconds == 0 {
 		return nil
@@ -207,15 +208,25 @@ func (p Pod) OrderedBreaks(injected []Exit, longestExit int64) []string {
 			exits = append(exits, Exit{Name: c.Name, Seconds: c.PreStop.Seconds})
 		}
 	}
-	var out []string
+	var out report.Findings
 	for _, e := range exits {
 		if e.outlastsDrain() || e.Seconds > d.Seconds {
 			continue
 		}
-		out = append(out, e.who()+" "+e.leaves()+", before the preStop of "+d.Container+" ("+seconds(d.Seconds)+
-			") ends: the application loses its network while it drains; "+exitFix(d, longestExit))
+		out = append(out, report.Finding{Kind: report.KindBudget, Severity: fn.Warning, Field: e.field(d), Detail: e.who() + " " + e.leaves() + ", before the preStop of " + d.Container + " (" + seconds(d.Seconds) +
+			") ends: the application loses its network while it drains; " + exitFix(d, longestExit)})
 	}
 	return out
+}
+
+// field is where an exit that ends before the drain is set: the sidecar's
+// preStop, or for one the mesh injects, the preStop of the drain.
+func (e Exit) field(d Drain) report.Field {
+	name := e.Name
+	if e.Injected {
+		name = d.Container
+	}
+	return report.Container(podspec.Containers, name, "lifecycle", "preStop")
 }
 
 // exitFix says how a sidecar can outlast the drain: a waitBeforeExit above

@@ -59,7 +59,7 @@ func TestReadPod(t *testing.T) {
 
 func TestOrderedBreaks(t *testing.T) {
 	pod := budget.ReadPod(krmtest.Parse(t, issuePod), map[string]bool{"linkerd-proxy": true})
-	got := pod.OrderedBreaks([]budget.Exit{{Name: "istio-proxy", Seconds: 130, Injected: true}, {Name: "vault", Seconds: 131, Injected: true}}, 86390)
+	got := pod.OrderedBreaks([]budget.Exit{{Name: "istio-proxy", Seconds: 130, Injected: true}, {Name: "vault", Seconds: 131, Injected: true}}, 86390).Strings()
 	if len(got) != 2 {
 		t.Fatalf("breaks %q, want linkerd-proxy and istio-proxy", got)
 	}
@@ -69,7 +69,7 @@ func TestOrderedBreaks(t *testing.T) {
 		}
 	}
 	calm := budget.ReadPod(krmtest.Parse(t, "containers:\n- name: proxy\n  lifecycle: {preStop: {sleep: {seconds: 5}}}\n- name: app\n"), map[string]bool{"proxy": true})
-	if got := calm.OrderedBreaks(nil, 86390); len(got) != 0 {
+	if got := calm.OrderedBreaks(nil, 86390).Strings(); len(got) != 0 {
 		t.Errorf("an app without preStop breaks nothing, got %q", got)
 	}
 }
@@ -86,7 +86,7 @@ func TestOrderedBreaksFix(t *testing.T) {
 	}
 	for _, tc := range tests {
 		pod := budget.ReadPod(krmtest.Parse(t, "containers:\n- name: proxy\n- name: app\n  lifecycle: {preStop: {exec: {command: [sleep, \""+tc.drain+"\"]}}}\n"), map[string]bool{"proxy": true})
-		got := pod.OrderedBreaks(nil, 86390)
+		got := pod.OrderedBreaks(nil, 86390).Strings()
 		if len(got) != 1 || !strings.HasSuffix(got[0], "drains; "+tc.want) {
 			t.Errorf("drain %s: breaks %q, want one ending in %q", tc.drain, got, tc.want)
 		}

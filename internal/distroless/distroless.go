@@ -98,7 +98,8 @@ func (f SleepCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 			if kind == "" {
 				continue
 			}
-			f.Log.Warn("%s.%s[%d].lifecycle.preStop.exec.command (container %q): image %q looks shell-less (%s) and has no %q: the preStop fails at shutdown and the container gets SIGTERM at once; %s",
+			f.Log.Warn(report.KindHook, report.Container(field, podspec.Name(n), "lifecycle.preStop.exec.command").Values(cmd, nil),
+				"%s.%s[%d].lifecycle.preStop.exec.command (container %q): image %q looks shell-less (%s) and has no %q: the preStop fails at shutdown and the container gets SIGTERM at once; %s",
 				f.SpecPath, field, i, podspec.Name(n), image, kind, cmd[0], f.fix())
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -29,7 +30,7 @@ func ParseResourceList(in []byte) (*yaml.RNode, error) {
 	case err == stream.ErrMoreDocuments:
 		return nil, errors.New("input has more than one YAML document: expected one ResourceList")
 	case err != nil:
-		return nil, fmt.Errorf("input is not valid YAML: %v", err)
+		return nil, fmt.Errorf("input is not valid YAML: %s", YAMLErrorText(err, in))
 	}
 	rn := yaml.NewRNode(doc)
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
@@ -85,4 +86,19 @@ func fieldNode(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// YAMLErrorText is the parser's message for a whole text, in, with the
+// line of the problem counted from 1 as in a scanner's message (see
+// yamlProblem).
+func YAMLErrorText(err error, in []byte) string {
+	msg, ok := strings.CutPrefix(err.Error(), "yaml: ")
+	if !ok {
+		return err.Error()
+	}
+	n, problem := yamlProblem(msg, lineCount(string(in)))
+	if n == 0 {
+		return err.Error()
+	}
+	return fmt.Sprintf("yaml: line %d: %s", n, problem)
 }

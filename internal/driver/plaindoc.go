@@ -81,21 +81,17 @@ func (d parsedDocument) parse() (*yaml.Node, error) {
 	return doc, nil
 }
 
-// yamlLine finds "line N" in the parser's messages, and yamlLineStart
-// the one a message starts with: the line of the error.
-var (
-	yamlLine      = regexp.MustCompile(`\bline ([0-9]+)`)
-	yamlLineStart = regexp.MustCompile(`^line ([0-9]+): `)
-)
+// yamlLine finds "line N" in the parser's messages.
+var yamlLine = regexp.MustCompile(`\bline ([0-9]+)`)
 
 // yamlError is the parser's error with its lines counted in the stream,
 // at the line it names, else at the document's first line.
 func (d parsedDocument) yamlError(err error) error {
-	msg := string(bytes.TrimPrefix([]byte(err.Error()), []byte("yaml: ")))
+	last := lineCount(string(stream.ParseHead(d.head)) + string(d.body))
+	n, msg := yamlProblem(strings.TrimPrefix(err.Error(), "yaml: "), last)
 	line := d.line
-	if m := yamlLineStart.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		line, msg = d.line+n-1, msg[len(m[0]):]
+	if n > 0 {
+		line = d.line + n - 1
 	}
 	msg = yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
 		n, _ := strconv.Atoi(s[len("line "):])

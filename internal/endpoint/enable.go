@@ -40,8 +40,10 @@ func (f Enable) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
 }
 
 func (f Enable) filter(spec *yaml.RNode) (*yaml.RNode, error) {
+	at := report.Container(podspec.Containers, f.Container)
 	c := podspec.Find(spec, podspec.Containers, f.Container)
 	if c == nil {
+		at = report.Container(podspec.InitContainers, f.Container)
 		c = podspec.Find(spec, podspec.InitContainers, f.Container)
 	}
 	if c == nil {
@@ -72,9 +74,9 @@ func (f Enable) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	}
 	if done := strings.Join(slices.DeleteFunc([]string{switched, reachable}, func(s string) bool { return s == "" }), " and "); done != "" {
 		if sw.As != "" {
-			f.Log.Change("%s, as %s does (healthCheck: require makes this an error instead)", done, sw.As)
+			f.Log.Change(at, "%s, as %s does (healthCheck: require makes this an error instead)", done, sw.As)
 		} else {
-			f.Log.Change("%s, which healthCheck: require makes an error instead", done)
+			f.Log.Change(at, "%s, which healthCheck: require makes an error instead", done)
 		}
 	}
 	return spec, nil

@@ -14,9 +14,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 )
 
@@ -58,7 +60,7 @@ type Container struct {
 	// EnvStyle: the container configures the sidecar through its environment.
 	EnvStyle bool
 	// Broken lists arguments the sidecar's flag parser rejects, each with its fix.
-	Broken []string
+	Broken report.Findings
 	// Unread lists sources of settings the function cannot read.
 	Unread []string
 
@@ -249,8 +251,9 @@ func (ct *Container) readGoFlags(at string, sw *preset.EndpointSwitch) {
 func (ct *Container) broken(at string, t token, dashes string) {
 	name, value, _ := strings.Cut(strings.TrimPrefix(t.value, dashes), " ")
 	fix := dashes + name + "=" + strings.TrimSpace(value)
-	ct.Broken = append(ct.Broken, fmt.Sprintf("%s.%s[%d]: %q is one argument holding a space, which the sidecar's flag parser rejects as an unknown flag (the container exits): write %q, or the flag and its value as two arguments",
-		at, t.field, t.index, t.value, fix))
+	arg := fmt.Sprintf("%s.%s[%d]", at, t.field, t.index)
+	ct.Broken = append(ct.Broken, report.NewFinding(report.KindFieldValue, fn.Error, report.At(arg).Values(t.value, fix), "%s: %q is one argument holding a space, which the sidecar's flag parser rejects as an unknown flag (the container exits): write %q, or the flag and its value as two arguments",
+		arg, t.value, fix))
 }
 
 // On reports whether the endpoint is served: switched on in the container,

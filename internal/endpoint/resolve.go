@@ -84,7 +84,7 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		return s.fixed(c, at, ct)
 	}
 	for _, b := range ct.Broken {
-		s.Log.Fail("%s", b)
+		s.Log.Fail(b.Kind, b.Field, "%s", b.Detail)
 	}
 	plan := Plan{Decided: true}
 	var n need
@@ -104,11 +104,11 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		if err == nil || errors.Is(err, strconv.ErrRange) {
 			what = "is out of range"
 		}
-		s.Log.Fail("%s: the sidecar's health port %q, which its %s needs, %s: give it one from 1 to 65535", at, ct.Port(), n.what, what)
+		s.Log.Fail(report.KindReadiness, report.At(at), "%s: the sidecar's health port %q, which its %s needs, %s: give it one from 1 to 65535", at, ct.Port(), n.what, what)
 		return Plan{Decided: true}
 	}
 	if len(ct.Unread) > 0 {
-		s.Log.Warn("%s: the function cannot read %s, which may set the sidecar's health check, address or port; it assumes port %s",
+		s.Log.Warn(report.KindReadiness, report.At(at), "%s: the function cannot read %s, which may set the sidecar's health check, address or port; it assumes port %s",
 			at, strings.Join(ct.Unread, ", "), ct.Port())
 	}
 	if ct.On() && (!reach || ct.Reachable()) {
@@ -118,7 +118,7 @@ func (s Sidecar) Resolve(spec *yaml.RNode, specPath string) Plan {
 		return s.cannotPass(at, ct, n, why, plan)
 	}
 	if s.Require {
-		s.Log.Fail("%s: the sidecar's health endpoints are %s, so its %s cannot pass: add %s (or set healthCheck: enable to let the function do it)",
+		s.Log.Fail(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are %s, so its %s cannot pass: add %s (or set healthCheck: enable to let the function do it)",
 			at, ct.offWhy(reach), n.what, ct.toAdd(reach))
 		return plan // not written: the error leaves the workload as it was
 	}
@@ -134,22 +134,22 @@ func (s Sidecar) cannotPass(at string, ct Container, n need, why string, plan Pl
 	state := ct.offWhy(n.kubelet)
 	switch {
 	case n.configured && s.Native && s.StartupProbe == nil:
-		s.Log.Warn("%s: the sidecar's health endpoints are %s, and %s: its startupProbe cannot pass", at, state, why)
+		s.Log.Warn(report.KindReadiness, report.At(at+".startupProbe"), "%s: the sidecar's health endpoints are %s, and %s: its startupProbe cannot pass", at, state, why)
 		return plan
 	case n.configured:
 		field := "waitForReady"
 		if s.Native {
 			field = "startupProbe"
 		}
-		s.Log.Fail("%s: the sidecar's health endpoints are %s, and %s: the config's %s cannot pass; switch them on in the container, or remove it",
+		s.Log.Fail(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are %s, and %s: the config's %s cannot pass; switch them on in the container, or remove it",
 			at, state, why, field)
 		return plan
 	case s.Native:
-		s.Log.Warn("%s: the sidecar's health endpoints are %s, and %s: a startupProbe cannot pass, so the function writes none, and kubelet starts the next container as soon as the sidecar runs; switch them on and set startupProbe",
+		s.Log.Warn(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are %s, and %s: a startupProbe cannot pass, so the function writes none, and kubelet starts the next container as soon as the sidecar runs; switch them on and set startupProbe",
 			at, state, why)
 		plan.StartupProbe = nil
 	default:
-		s.Log.Warn("%s: the sidecar's health endpoints are %s, and %s: a wait command cannot pass, so the function writes none, and order alone does not wait for the sidecar's readiness; switch them on and set waitForReady",
+		s.Log.Warn(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are %s, and %s: a wait command cannot pass, so the function writes none, and order alone does not wait for the sidecar's readiness; switch them on and set waitForReady",
 			at, state, why)
 		plan.WaitCommand = nil
 	}
@@ -170,14 +170,14 @@ func (s Sidecar) fixed(c *yaml.RNode, at string, ct Container) Plan {
 	switch {
 	case s.Native && (s.StartupProbe != nil || c.Field("startupProbe") != nil || plan.StartupProbe == nil):
 	case s.Native && !ep.On:
-		s.Log.Warn("%s: the sidecar's health endpoints are off by default, and %s: a startupProbe cannot pass, so the function writes none; switch them on and set startupProbe", at, entry)
+		s.Log.Warn(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are off by default, and %s: a startupProbe cannot pass, so the function writes none; switch them on and set startupProbe", at, entry)
 		return Plan{Decided: true}
 	case s.Native && bySender(plan.StartupProbe) && preset.Loopback(ep.Address):
-		s.Log.Warn("%s: the sidecar's health endpoints are on %s only, which kubelet cannot reach, and the catalog entry %s does not say how to bind them elsewhere: a startupProbe cannot pass, so the function writes none; set startupProbe", at, ep.Address, s.Preset.Name)
+		s.Log.Warn(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are on %s only, which kubelet cannot reach, and the catalog entry %s does not say how to bind them elsewhere: a startupProbe cannot pass, so the function writes none; set startupProbe", at, ep.Address, s.Preset.Name)
 		return Plan{Decided: true}
 	case s.Native:
 	case s.WaitForReady == nil && plan.WaitCommand != nil && !ep.On:
-		s.Log.Warn("%s: the sidecar's health endpoints are off by default, and %s: a wait command cannot pass, so the function writes none, and order alone does not wait for the sidecar's readiness; switch them on and set waitForReady", at, entry)
+		s.Log.Warn(report.KindReadiness, report.At(at), "%s: the sidecar's health endpoints are off by default, and %s: a wait command cannot pass, so the function writes none, and order alone does not wait for the sidecar's readiness; switch them on and set waitForReady", at, entry)
 		return Plan{Decided: true}
 	}
 	return plan
@@ -205,7 +205,7 @@ func (s Sidecar) nativeNeeds(c *yaml.RNode, at string, ct Container, plan *Plan)
 		return need{what: "startupProbe", kubelet: bySender(plan.StartupProbe)}
 	case probe.HTTPGet != nil && ct.onEndpoint(probe.HTTPGet.Path):
 		if port := probe.HTTPGet.Port; port.Type == intstr.Int && strconv.Itoa(port.IntValue()) != ct.Port() {
-			s.Log.Warn("%s: port %d is not the port the sidecar's health endpoints listen on (%s): kubelet never sees the sidecar start; set it to %s",
+			s.Log.Warn(report.KindReadiness, report.At(at+".startupProbe.httpGet.port").Values(port.IntValue(), ct.Port()), "%s: port %d is not the port the sidecar's health endpoints listen on (%s): kubelet never sees the sidecar start; set it to %s",
 				from, port.IntValue(), ct.Port(), ct.Port())
 		}
 		return need{what: "startupProbe", configured: true, kubelet: true}
@@ -230,7 +230,7 @@ func (s Sidecar) orderedNeeds(at string, ct Container, plan *Plan) (n need, deci
 			if w.PortFlag != "" {
 				fix = fmt.Sprintf("; pass --%s %s", w.PortFlag, ct.Port())
 			}
-			s.Log.Warn("%s: the config's waitForReady polls port %s, but the sidecar's health endpoints listen on %s: the postStart never returns in time%s",
+			s.Log.Warn(report.KindReadiness, report.At(at+".lifecycle.postStart"), "%s: the config's waitForReady polls port %s, but the sidecar's health endpoints listen on %s: the postStart never returns in time%s",
 				at, port, ct.Port(), fix)
 		}
 		return need{what: "wait command", configured: true}, true
@@ -257,7 +257,7 @@ func (s Sidecar) noWait(at string, ct Container, why string) {
 		instead = append(instead, fmt.Sprintf("move to %s %s or newer", strings.TrimPrefix(s.Preset.Images[0], "**/"), w.Wait.Since))
 	}
 	instead = append(instead, "or give waitForReady")
-	s.Log.Fail("%s: %s: ordered mode cannot hold the application until the sidecar is ready; %s", at, why, strings.Join(instead, ", "))
+	s.Log.Fail(report.KindReadiness, report.At(at), "%s: %s: ordered mode cannot hold the application until the sidecar is ready; %s", at, why, strings.Join(instead, ", "))
 }
 
 // locate finds the named container in either list and its field path.

@@ -166,7 +166,7 @@ func (ed Edit) Written() Written { return ed.written }
 
 // Errors are the item's errors, one line each; a List's own, not its
 // entries'.
-func (ed Edit) Errors() []string { return ed.result.Log.Errors }
+func (ed Edit) Errors() []string { return ed.result.Log.Errors.Strings() }
 
 // Entries are the edits of a List's entries, in order, or the edit itself
 // for any other item.
@@ -202,7 +202,7 @@ func (e *Engine) editItem(item *yaml.RNode) Edit {
 		// Not checked, but read: a duplicate key is an error wherever it is.
 		if _, _, err := e.t.prepare(item, w); err != nil {
 			r.outcome = outcomeFailed
-			r.Log.Fail("%v", err)
+			r.Log.FailWith(err)
 		}
 		return Edit{input: item, result: r, member: m}
 	}
@@ -294,7 +294,7 @@ func (e *Engine) count(ed Edit) {
 	}
 	e.summary.addItem(ed.result)
 	e.owners.add(ed.member)
-	e.shared.add(ed.input, ed.result.Log.Shared)
+	e.shared.add(ed.input, ed.result.Log)
 }
 
 // Close returns the closing results: one per controller that workloads
@@ -354,7 +354,7 @@ func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	}
 	if i, err := yamlshape.KeepAliases(items, nodes); err != nil {
 		edits[i].result.outcome = outcomeFailed
-		edits[i].result.Log.Fail("%v", err)
+		edits[i].result.Log.FailWith(err)
 	}
 	for i := range edits {
 		edits[i].result.Node = nodes[i]

@@ -91,7 +91,7 @@ func TestDropOrchestratorIDsCannotFail(t *testing.T) {
 				t.Errorf("clearing an annotation of the input: %v; want an error: %v", err, tc.kyamlFails)
 			}
 			if tc.fails != "" {
-				if res.outcome != outcomeFailed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0], tc.fails+":") {
+				if res.outcome != outcomeFailed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0].Detail, tc.fails+":") {
 					t.Errorf("outcome %v, errors %q; want it failed at %s", res.outcome, res.Log.Errors, tc.fails)
 				}
 				return

@@ -21,7 +21,7 @@ func (e *Engine) editList(item *yaml.RNode, nodes []*yaml.Node) Edit {
 	ed := Edit{input: item, list: true, result: itemResult{Node: item}}
 	if err := checkList(item, nodes); err != nil {
 		ed.result.outcome = outcomeFailed
-		ed.result.Log.Fail("%v", err)
+		ed.result.Log.FailWith(err)
 		e.write(&ed)
 		return ed
 	}
@@ -40,7 +40,7 @@ func (e *Engine) editList(item *yaml.RNode, nodes []*yaml.Node) Edit {
 	// An entry's alias whose anchor was in an entry written expanded.
 	if i, err := yamlshape.KeepAliases(in, out); err != nil {
 		ed.entries[i].result.outcome = outcomeFailed
-		ed.entries[i].result.Log.Fail("%v", err)
+		ed.entries[i].result.Log.FailWith(err)
 	}
 	changed := false
 	for i := range ed.entries {

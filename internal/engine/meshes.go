@@ -40,7 +40,7 @@ func warnNativeOptOut(w *workload.Workload, spec *yaml.RNode, p plan, log *repor
 			continue
 		}
 		if key, v, off := sc.preset.NativeSwitch(w); off {
-			log.Warn("%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
+			log.Warn(report.KindMeshAnnotation, report.Annotation(key).Values(v, nil), "%s is a native sidecar, but annotation %s says %q: the mesh injects it as a regular container next time; remove the annotation, or move %s back to containers",
 				sc.Name, key, v, sc.Name)
 		}
 	}

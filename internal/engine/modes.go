@@ -10,8 +10,10 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/endpoint"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/grace"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/native"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/ordered"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
@@ -116,13 +118,13 @@ func warnOrdered(w *workload.Workload, spec *yaml.RNode, s *config.Spec, sidecar
 	for i, sc := range sidecars {
 		switch {
 		case len(sc.waitCommand) == 0 && !reported[sc.Name]:
-			log.WarnShared("%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
+			log.WarnShared(report.KindReadiness, report.Container(podspec.Containers, sc.Name, "lifecycle", hook.PostStart), "%s is moved first but has no wait command: order alone does not wait for its readiness; set waitForReady", sc.Name)
 		case sc.WaitForReady != nil && !hasTimeout(sc.waitCommand):
-			log.WarnShared("the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
+			log.WarnShared(report.KindReadiness, report.Container(podspec.Containers, sc.Name, "lifecycle", hook.PostStart), "the waitForReady command of %s has no timeout the function recognises: a postStart that never returns blocks the pod, which cannot even be deleted while it runs", sc.Name)
 		}
 		for _, later := range sidecars[i+1:] {
 			if sc.waitBeforeExit < later.waitBeforeExit {
-				log.WarnShared("%s starts before %s but would exit earlier (waitBeforeExit %s < %s): give %s a waitBeforeExit of at least %s, or list %s before it in spec.sidecars",
+				log.WarnShared(report.KindHook, report.Container(podspec.Containers, sc.Name, "lifecycle", hook.PreStop), "%s starts before %s but would exit earlier (waitBeforeExit %s < %s): give %s a waitBeforeExit of at least %s, or list %s before it in spec.sidecars",
 					sc.Name, later.Name, config.FormatDuration(sc.waitBeforeExit), config.FormatDuration(later.waitBeforeExit),
 					sc.Name, config.FormatDuration(later.waitBeforeExit), later.Name)
 			}
@@ -140,5 +142,5 @@ func warnJob(w *workload.Workload, p plan, v config.Version, log *report.Log) {
 	if !v.AtLeast(config.NativeSidecarMinor) {
 		native += fmt.Sprintf(" (kubernetesVersion 1.%d or newer)", config.NativeSidecarMinor)
 	}
-	log.Warn("%s in ordered mode: a sidecar that never exits keeps the Job running; %s", w.Kind, native)
+	log.Warn(report.KindPlacement, report.Pod(""), "%s in ordered mode: a sidecar that never exits keeps the Job running; %s", w.Kind, native)
 }

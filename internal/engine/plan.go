@@ -11,7 +11,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -258,7 +260,8 @@ func delayAnnotation(w *workload.Workload, key string, margin time.Duration) (ti
 	}
 	d, err := config.ParseDelay(v, margin)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %v", annotationPath(meta, key), err)
+		at := annotationPath(meta, key)
+		return 0, false, fieldError{kind: report.KindFieldValue, at: report.At(at.String()).Values(v, nil), msg: fmt.Sprintf("%s: %v", at, err)}
 	}
 	return d, true, nil
 }
@@ -296,15 +299,15 @@ func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPla
 			margin := t.Config.Spec.TerminationGracePeriod.Margin.Value
 			switch {
 			case ok && seconds > config.Seconds(config.MaxDelay-margin):
-				return fmt.Errorf("%s: waitBeforeExit auto: %ds (the application's drain + %ds) plus spec.terminationGracePeriod.margin %s is longer than the maximum %s; shorten the application's preStop, or give waitBeforeExit a duration (the sidecar then leaves before the application's drain ends)",
-					sc.Name, seconds, budget.AutoAllowance, config.FormatDuration(margin), config.FormatDuration(config.MaxDelay))
+				return fieldError{kind: report.KindBudget, at: report.Pod(podspec.Containers), msg: fmt.Sprintf("%s: waitBeforeExit auto: %ds (the application's drain + %ds) plus spec.terminationGracePeriod.margin %s is longer than the maximum %s; shorten the application's preStop, or give waitBeforeExit a duration (the sidecar then leaves before the application's drain ends)",
+					sc.Name, seconds, budget.AutoAllowance, config.FormatDuration(margin), config.FormatDuration(config.MaxDelay))}
 			case ok:
 				sc.waitBeforeExit = time.Duration(seconds) * time.Second
 			case i == 0 && p.mode == config.ModeNative:
 				sc.waitBeforeExit = 0
 			default:
-				return fmt.Errorf("%s: waitBeforeExit auto: %s; give waitBeforeExit a duration, in the config or with the annotation %s",
-					sc.Name, pod.NoDrain(config.Seconds(p.drainDelay)), config.AnnotationWaitBeforeExit)
+				return fieldError{kind: report.KindBudget, at: report.Pod(podspec.Containers), msg: fmt.Sprintf("%s: waitBeforeExit auto: %s; give waitBeforeExit a duration, in the config or with the annotation %s",
+					sc.Name, pod.NoDrain(config.Seconds(p.drainDelay)), config.AnnotationWaitBeforeExit)}
 			}
 		}
 	}

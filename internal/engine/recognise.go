@@ -148,15 +148,16 @@ func admitted(pod preset.Pod, ns preset.Meta, sp *sidecarPlan) {
 // changed workload starts with them. A sidecar its injector adds, which the
 // function cannot ask to order it in the mode, is a warning that says what
 // the injector itself offers.
-func recognised(sidecars []sidecarPlan, native bool, log *report.Log) {
+func recognised(spec *yaml.RNode, sidecars []sidecarPlan, native bool, log *report.Log) {
 	for _, sc := range sidecars {
 		if sc.recognisedBy == "" {
 			continue
 		}
+		at := sidecarField(spec, sc.Name)
 		if !sc.admitted || sc.preset.AsksToOrder(native) {
-			log.Recognise("%s (%s) by %s", sc.Name, sc.preset.Name, sc.recognisedBy)
+			log.Recognise(at, "%s (%s) by %s", sc.Name, sc.preset.Name, sc.recognisedBy)
 			if sc.admitted && native && sc.preset.Injector.Native.NoStartupProbe {
-				log.WarnShared("%s (%s): its injector writes the native sidecar without a startupProbe, so kubelet starts the application without waiting for it to be ready",
+				log.WarnShared(report.KindReadiness, at, "%s (%s): its injector writes the native sidecar without a startupProbe, so kubelet starts the application without waiting for it to be ready",
 					sc.Name, sc.preset.Name)
 			}
 			continue
@@ -165,6 +166,17 @@ func recognised(sidecars []sidecarPlan, native bool, log *report.Log) {
 		if o := sc.preset.Injector.Ordering; o != "" {
 			msg += ": " + o
 		}
-		log.Warn("%s", msg)
+		log.Warn(report.KindRecognition, at, "%s", msg)
 	}
+}
+
+// sidecarField is the container of a sidecar in the pod spec, or the pod
+// spec for one its mesh injects at admission.
+func sidecarField(spec *yaml.RNode, name string) report.Field {
+	for _, list := range []string{podspec.Containers, podspec.InitContainers} {
+		if podspec.Find(spec, list, name) != nil {
+			return report.Container(list, name)
+		}
+	}
+	return report.Pod("")
 }

@@ -2,13 +2,11 @@ package engine
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -69,53 +67,28 @@ func originPath(origin string) string {
 	return o.Path
 }
 
-// itemResults turns one item's log into results: an info result listing the
-// changes, one result per warning and error. In validate mode the changes are
-// errors: the workload is not as the config asks.
+// itemResults are one item's results, built from its log (see
+// report.Log.Results). In validate mode the changes are errors: the
+// workload is not as the config asks.
 func itemResults(item *yaml.RNode, r itemResult, action config.Action) fn.Results {
 	resRef, file := ref(item)
-	var out fn.Results
-	add := func(sev fn.Severity, msg string) {
-		out = append(out, &fn.Result{Message: msg, Severity: sev, ResourceRef: resRef, File: file})
-	}
-	if len(r.Log.Changes) > 0 && !r.Log.Failed() {
-		changes := strings.Join(r.Log.Changes, "; ")
-		if len(r.Log.Recognised) > 0 {
-			changes = "recognised " + strings.Join(r.Log.Recognised, "; ") + "; " + changes
-		}
-		if action == config.ActionValidate {
-			add(fn.Error, "not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: "+changes)
-		} else {
-			add(fn.Info, changes)
-		}
-	}
-	for _, w := range r.Log.Warnings {
-		add(fn.Warning, w)
-	}
-	for _, b := range r.Log.Breaks {
-		add(budget.Severity(action), b)
-	}
-	for _, e := range r.Log.Errors {
-		add(fn.Error, e)
-	}
-	return out
+	return r.Log.Results(resRef, file, action == config.ActionValidate)
 }
 
-// ConfigResults turns config errors into error results that name the field.
+// configResults turns config errors into error results that name the
+// field.
 func configResults(err error) fn.Results {
 	var out fn.Results
 	if errs, ok := err.(config.Errors); ok {
 		for _, e := range errs {
-			out = append(out, &fn.Result{Message: report.Clean(e.Message), Severity: fn.Error, Field: fieldOf(e.Path)})
+			out = append(out, report.Result(configFinding(e), nil, nil))
 		}
 		return out
 	}
-	return fn.Results{{Message: report.Clean(err.Error()), Severity: fn.Error}}
+	return fn.Results{report.Result(report.NewFinding(report.KindConfig, fn.Error, report.At(""), "%s", err.Error()), nil, nil)}
 }
 
-func fieldOf(path string) *fn.Field {
-	if path == "" {
-		return nil
-	}
-	return &fn.Field{Path: path}
+// configFinding is a config error as a finding.
+func configFinding(e config.FieldError) report.Finding {
+	return report.NewFinding(report.KindConfig, fn.Error, report.At(e.Path), "%s", e.Message)
 }

@@ -57,7 +57,16 @@ func (f rolloutHash) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 		if err == nil && cur != nil && yaml.GetValue(cur) == f.Hash {
 			return meta, nil
 		}
-		f.Log.Change("set annotation %s: %q", config.AnnotationConfigHash, f.Hash)
+		f.Log.Change(report.Annotation(config.AnnotationConfigHash).Values(hashOf(cur, err), f.Hash), "set annotation %s: %q", config.AnnotationConfigHash, f.Hash)
 		return meta, meta.PipeE(yaml.LookupCreate(yaml.MappingNode, yaml.AnnotationsField), yaml.SetField(config.AnnotationConfigHash, yaml.NewStringRNode(f.Hash)))
 	})).Filter(metas)
+}
+
+// hashOf is the hash annotation's value for a finding, or nil when it is
+// absent.
+func hashOf(cur *yaml.RNode, err error) any {
+	if err != nil || cur == nil {
+		return nil
+	}
+	return yaml.GetValue(cur)
 }

@@ -28,17 +28,20 @@ type shared struct {
 
 // sharedFinding is where one shared warning was found.
 type sharedFinding struct {
-	count int
-	names []string
+	// finding is the warning, at its field in the first workload.
+	finding report.Finding
+	count   int
+	names   []string
 	// ref and file are the first workload's, for a warning found in one
 	// workload only: it is said of that workload, as any other warning.
 	ref  *fn.ResourceRef
 	file *fn.File
 }
 
-// add notes the shared warnings of one workload; a warning said twice of
-// it counts once.
-func (s *shared) add(item *yaml.RNode, warnings []string) {
+// add notes the shared warnings of one workload's log; a warning said
+// twice of it counts once.
+func (s *shared) add(item *yaml.RNode, log report.Log) {
+	warnings := log.Shared.Strings()
 	if len(warnings) == 0 {
 		return
 	}
@@ -54,7 +57,7 @@ func (s *shared) add(item *yaml.RNode, warnings []string) {
 		}
 		f := s.found[w]
 		if f == nil {
-			f = &sharedFinding{ref: resRef, file: file}
+			f = &sharedFinding{finding: log.Resolve(log.Shared[i]), ref: resRef, file: file}
 			s.found[w] = f
 			s.order = append(s.order, w)
 		}
@@ -67,16 +70,19 @@ func (s *shared) add(item *yaml.RNode, warnings []string) {
 
 // results are the shared warnings, one each, in the order the run met
 // them: no resourceRef, since each is about several workloads; one found
-// in a single workload is said of it, with its resourceRef and file.
+// in a single workload is said of it, with its resourceRef, file and
+// field.
 func (s *shared) results() fn.Results {
 	var out fn.Results
 	for _, w := range s.order {
 		f := s.found[w]
 		if f.count == 1 {
-			out = append(out, &fn.Result{Message: w, Severity: fn.Warning, ResourceRef: f.ref, File: f.file})
+			out = append(out, report.Result(f.finding, f.ref, f.file))
 			continue
 		}
-		out = append(out, &fn.Result{Message: w + " " + f.where(), Severity: fn.Warning})
+		about := f.finding
+		about.Detail, about.Field = w+" "+f.where(), report.Field{} // several workloads: no one field
+		out = append(out, report.Result(about, nil, nil))
 	}
 	return out
 }

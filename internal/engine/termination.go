@@ -48,9 +48,7 @@ func (t *Transformer) checkBudget(edited budget.Pod, found, injected []sidecarPl
 		exits[i] = sc.exit
 	}
 	longestExit := int64((config.MaxDelay - t.Config.Spec.TerminationGracePeriod.Margin.Value) / time.Second)
-	for _, msg := range edited.OrderedBreaks(exits, longestExit) {
-		log.Break("%s", msg)
-	}
+	log.Breaks = append(log.Breaks, edited.OrderedBreaks(exits, longestExit)...)
 }
 
 // fact is what the termination budget keeps of one item as the function

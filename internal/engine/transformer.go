@@ -78,7 +78,7 @@ func (t *Transformer) item(item *yaml.RNode, w *workload.Workload, ns namespaces
 	work, shape, err := t.prepare(item, w)
 	if err != nil {
 		res := itemResult{Node: item, outcome: outcomeFailed}
-		res.Log.Fail("%v", err)
+		res.Log.FailWith(err)
 		return res
 	}
 	if work != item { // expanded: the workload is read from the expansion
@@ -133,18 +133,19 @@ func (t *Transformer) edited(item *yaml.RNode, w *workload.Workload, ns namespac
 	}
 	p, planErrs := t.newPlan(w, ns[w.Namespace])
 	if len(planErrs) > 0 {
-		return failed(item, planErrs)
+		return failed(item, asFindings(planErrs...))
 	}
 	res := itemResult{Node: item}
 	copied := *w
 	copied.Node = yamlnode.Copy(item)
 	// The comment at the end of the item stays at its end, whatever moves.
 	trailing := yamlshape.TakeTrailing(copied.Node.YNode())
+	res.Log.PodSpec, res.Log.PodMeta = strings.Join(w.SpecPath, "."), strings.Join(w.TemplateMetaPath(), ".")
 	outcome, annotated, err := t.edit(&copied, &p, &res.Log)
 	res.sidecars, res.injected = p.sidecarNames(), p.injectedPresets
 	yamlshape.PutTrailing(copied.Node.YNode(), trailing)
 	if err != nil {
-		res.Log.Fail("%v", err)
+		res.Log.FailWith(err)
 	}
 	res.annotated = annotated
 	switch {
@@ -165,11 +166,9 @@ func (t *Transformer) edited(item *yaml.RNode, w *workload.Workload, ns namespac
 }
 
 // failed is the result of an item that fails with the errors, unchanged.
-func failed[E any](item *yaml.RNode, errs []E) itemResult {
+func failed(item *yaml.RNode, errs report.Findings) itemResult {
 	res := itemResult{Node: item, outcome: outcomeFailed}
-	for _, e := range errs {
-		res.Log.Fail("%v", e)
-	}
+	res.Log.Errors = errs
 	return res
 }
 
@@ -184,17 +183,17 @@ func (t *Transformer) edit(w *workload.Workload, pp *plan, log *report.Log) (out
 	p := *pp
 	switch {
 	case p.conflict != "":
-		log.Warn("left as it is: %s; to have the function order it, name the sidecar's container in spec.sidecars, or leave the workload out with %s: \"true\"", p.conflict, config.AnnotationSkip)
+		log.Warn(report.KindPlacement, report.Pod(""), "left as it is: %s; to have the function order it, name the sidecar's container in spec.sidecars, or leave the workload out with %s: \"true\"", p.conflict, config.AnnotationSkip)
 		return outcomeSkipped, false, nil
 	case p.leave != "":
-		log.Warn("left as its vendor wrote it: %s", p.leave)
+		log.Warn(report.KindPlacement, report.Pod(""), "left as its vendor wrote it: %s", p.leave)
 		return outcomeSkipped, false, nil
 	}
 	found, injected := t.sort(spec, p, log)
 	for _, sc := range injected {
 		pp.injectedPresets = append(pp.injectedPresets, sc.preset.Name)
 	}
-	recognised(p.sidecars, p.mode == config.ModeNative, log)
+	recognised(spec, p.sidecars, p.mode == config.ModeNative, log)
 	if err := t.resolveAuto(spec, found, injected, p); err != nil {
 		return outcomeUntouched, false, err
 	}
@@ -270,7 +269,7 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 			if sc.preset.Annotates() {
 				fix += " or annotate"
 			}
-			log.Fail("sidecar container %s is not in the pod (ifAbsent: fail): %s", sc.Name, fix)
+			log.Fail(report.KindPlacement, report.Pod(podspec.Containers), "sidecar container %s is not in the pod (ifAbsent: fail): %s", sc.Name, fix)
 		case sc.IfAbsent == config.IfAbsentAnnotate && sc.preset.Annotates() && !sc.notInjected:
 			injected = append(injected, sc)
 		}
@@ -285,10 +284,10 @@ func (t *Transformer) sort(spec *yaml.RNode, p plan, log *report.Log) (found, in
 func warnInit(spec *yaml.RNode, name string, log *report.Log) {
 	c := podspec.Find(spec, podspec.InitContainers, name)
 	if rp, err := yamlnode.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
-		log.Warn("%s is a native sidecar (an init container with restartPolicy Always); ordered mode leaves it there", name)
+		log.Warn(report.KindPlacement, report.Container(podspec.InitContainers, name), "%s is a native sidecar (an init container with restartPolicy Always); ordered mode leaves it there", name)
 		return
 	}
-	log.Warn("%s is an init container without restartPolicy Always, which must exit before the application starts: ordered mode leaves it there; "+
+	log.Warn(report.KindPlacement, report.Container(podspec.InitContainers, name), "%s is an init container without restartPolicy Always, which must exit before the application starts: ordered mode leaves it there; "+
 		"move it to containers, or use mode native (kubernetesVersion 1.%d or newer)", name, config.NativeSidecarMinor)
 }
 

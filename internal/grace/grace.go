@@ -84,7 +84,7 @@ func Longest(spec *yaml.RNode) (int64, string) {
 func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	current := Current(spec)
 	if current > KubeletMaxSeconds {
-		f.Log.Warn("%s is %d, longer than kubelet can count: it multiplies the seconds by time.Second in an int64 of nanoseconds, "+
+		f.Log.Warn(report.KindGracePeriod, report.Pod(Field).Values(current, KubeletMaxSeconds), "%s is %d, longer than kubelet can count: it multiplies the seconds by time.Second in an int64 of nanoseconds, "+
 			"which wraps around above %d; set it to at most %d", Field, current, KubeletMaxSeconds, KubeletMaxSeconds)
 	}
 	longest, name := Longest(spec)
@@ -100,7 +100,7 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	}
 	over := required > KubeletMaxSeconds
 	if over && f.Policy != config.GraceKeep {
-		f.Log.Warn("%s %ds + margin %s needs a grace period of %d, longer than kubelet can count (at most %d seconds): "+
+		f.Log.Warn(report.KindGracePeriod, report.Pod(Field).Values(current, nil), "%s %ds + margin %s needs a grace period of %d, longer than kubelet can count (at most %d seconds): "+
 			"the pod is killed before it ends; shorten it", name, longest, f.Margin, required, KubeletMaxSeconds)
 		required = KubeletMaxSeconds
 	}
@@ -110,13 +110,13 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 			if err := hook.SetInt(spec, Field, required); err != nil {
 				return nil, err
 			}
-			f.Log.Change("raised %s from %d to %d (%s %ds + margin %s%s)", Field, current, required, name, longest, f.Margin, capped(longest, f.Margin, required))
+			f.Log.Change(report.Pod(Field).Values(current, required), "raised %s from %d to %d (%s %ds + margin %s%s)", Field, current, required, name, longest, f.Margin, capped(longest, f.Margin, required))
 			current = required
 		case config.GraceWarn:
 			if over {
 				break // said above
 			}
-			f.Log.Warn("%s is %d, shorter than %s (%ds) + margin %s = %d: the pod may be killed before it drains; raise it to %d or set terminationGracePeriod.policy to raise",
+			f.Log.Warn(report.KindGracePeriod, report.Pod(Field).Values(current, required), "%s is %d, shorter than %s (%ds) + margin %s = %d: the pod may be killed before it drains; raise it to %d or set terminationGracePeriod.policy to raise",
 				Field, current, name, longest, f.Margin, required, required)
 		}
 	}
@@ -125,14 +125,25 @@ func (f Filter) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		switch {
 		case !ok || s <= current:
 		case s > KubeletMaxSeconds:
-			f.Log.Fail("the preStop sleep action of %s (%ds) is longer than %s (%d), which the API server rejects, and longer than kubelet can count (at most %d seconds): shorten it",
+			f.Log.Fail(report.KindHook, sleepField(spec, c).Values(s, nil), "the preStop sleep action of %s (%ds) is longer than %s (%d), which the API server rejects, and longer than kubelet can count (at most %d seconds): shorten it",
 				podspec.Name(c.YNode()), s, Field, current, KubeletMaxSeconds)
 		default:
-			f.Log.Fail("the preStop sleep action of %s (%ds) is longer than %s (%d), which the API server rejects: "+
+			f.Log.Fail(report.KindHook, sleepField(spec, c).Values(s, nil), "the preStop sleep action of %s (%ds) is longer than %s (%d), which the API server rejects: "+
 				"raise %s or set terminationGracePeriod.policy to raise", podspec.Name(c.YNode()), s, Field, current, Field)
 		}
 	}
 	return spec, nil
+}
+
+// sleepField is the preStop sleep action's seconds of a container of the
+// pod spec.
+func sleepField(spec, c *yaml.RNode) report.Field {
+	name := podspec.Name(c.YNode())
+	list := podspec.Containers
+	if found := podspec.Find(spec, list, name); found == nil || found.YNode() != c.YNode() {
+		list = podspec.InitContainers
+	}
+	return report.Container(list, name, "lifecycle", hook.PreStop, "sleep.seconds")
 }
 
 // capped says, in a raise message, that the grace period written is

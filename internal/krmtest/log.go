@@ -1,14 +1,21 @@
 package krmtest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
-// CheckLog checks that a log has one entry per want, each containing the
-// want's parts (separated by "...") in order.
-func CheckLog(t testing.TB, what string, got, want []string) {
+// CheckLog checks that a log's messages (or its findings') are one per
+// want, each containing the want's parts (separated by "...") in order.
+func CheckLog[T string | report.Finding](t testing.TB, what string, entries []T, want []string) {
 	t.Helper()
+	got := make([]string, len(entries))
+	for i, e := range entries {
+		got[i] = fmt.Sprint(e)
+	}
 	if len(got) != len(want) {
 		t.Errorf("%s = %q, want %d matching %q", what, got, len(want), want)
 		return

@@ -67,7 +67,7 @@ func (f Convert) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	for _, sc := range f.Sidecars {
 		c := take(spec, podspec.Containers, sc.Name)
 		if c != nil {
-			f.Log.Change("moved %s to initContainers as a native sidecar", sc.Name)
+			f.Log.Change(report.Container(podspec.InitContainers, sc.Name), "moved %s to initContainers as a native sidecar", sc.Name)
 			movedIn[sc.Name] = true
 		} else if c = take(spec, podspec.InitContainers, sc.Name); c == nil {
 			continue
@@ -90,7 +90,8 @@ func (f Convert) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		}
 	}
 	if strings.Join(after, ",") != strings.Join(before, ",") {
-		f.Log.Change("put initContainers in the mesh's order: %s", strings.Join(podspec.Names(spec, podspec.InitContainers), ", "))
+		order := podspec.Names(spec, podspec.InitContainers)
+		f.Log.Change(report.Pod(podspec.InitContainers).Values(before, order), "put initContainers in the mesh's order: %s", strings.Join(order, ", "))
 	}
 	return spec, nil
 }
@@ -145,6 +146,15 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 	return nil
 }
 
+// current is the value of a scalar field for a finding, or nil when it is
+// absent.
+func current(field *yaml.MapNode) any {
+	if field == nil {
+		return nil
+	}
+	return yaml.GetValue(field.Value)
+}
+
 // native makes the container a native sidecar. One that is native
 // already keeps the hooks it has: its injector wrote them (Istio's
 // pilot-agent wait under holdApplicationUntilProxyStarts, Linkerd's
@@ -156,7 +166,7 @@ func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
 		if err := c.PipeE(yaml.SetField("restartPolicy", yaml.NewScalarRNode("Always"))); err != nil {
 			return err
 		}
-		f.Log.Change("set restartPolicy Always on %s", sc.Name)
+		f.Log.Change(report.Container(podspec.InitContainers, sc.Name, "restartPolicy").Values(current(cur), "Always"), "set restartPolicy Always on %s", sc.Name)
 	}
 	// A native sidecar with its mesh's own native preStop is the injector's
 	// output: a startupProbe it did not write has no endpoint to pass (Istio
@@ -173,13 +183,13 @@ func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
 		if err := hook.Remove(c, hook.PostStart); err != nil {
 			return err
 		}
-		f.Log.Change("removed the postStart wait of %s (kubelet waits on its startupProbe)", sc.Name)
+		f.Log.Change(report.Container(podspec.InitContainers, sc.Name, "lifecycle", hook.PostStart), "removed the postStart wait of %s (kubelet waits on its startupProbe)", sc.Name)
 	}
 	if _, ok := hook.SleepSeconds(c, hook.PreStop); ok {
 		if err := hook.Remove(c, hook.PreStop); err != nil {
 			return err
 		}
-		f.Log.Change("removed the preStop sleep of %s (kubelet stops native sidecars after the application)", sc.Name)
+		f.Log.Change(report.Container(podspec.InitContainers, sc.Name, "lifecycle", hook.PreStop), "removed the preStop sleep of %s (kubelet stops native sidecars after the application)", sc.Name)
 	}
 	if f.ReplaceHooks {
 		for _, name := range []string{hook.PostStart, hook.PreStop} {
@@ -189,7 +199,7 @@ func (f Convert) native(c *yaml.RNode, sc Sidecar) error {
 			if err := hook.Remove(c, name); err != nil {
 				return err
 			}
-			f.Log.Change("removed the %s hook of %s (existingHooks: replace)", name, sc.Name)
+			f.Log.Change(report.Container(podspec.InitContainers, sc.Name, "lifecycle", name), "removed the %s hook of %s (existingHooks: replace)", name, sc.Name)
 		}
 	}
 	return f.preStop(c, sc)
@@ -202,7 +212,7 @@ func (f Convert) preStop(c *yaml.RNode, sc Sidecar) error {
 	if len(sc.PreStop) == 0 || hook.Get(c, hook.PreStop) != nil {
 		return nil
 	}
-	f.Log.Change("set the preStop of %s to %q, as its mesh's injector does for a native sidecar", sc.Name, strings.Join(sc.PreStop, " "))
+	f.Log.Change(report.Container(podspec.InitContainers, sc.Name, "lifecycle", hook.PreStop).Values(nil, sc.PreStop), "set the preStop of %s to %q, as its mesh's injector does for a native sidecar", sc.Name, strings.Join(sc.PreStop, " "))
 	return hook.SetExec(c, hook.PreStop, sc.PreStop)
 }
 
@@ -238,7 +248,7 @@ func (f Convert) startupProbe(c *yaml.RNode, sc Sidecar) error {
 	default:
 		readiness := c.Field("readinessProbe")
 		if readiness == nil {
-			f.Log.Warn("%s has no startupProbe and no readinessProbe: kubelet starts the next container as soon as it has started; set startupProbe", sc.Name)
+			f.Log.Warn(report.KindReadiness, report.Container(podspec.InitContainers, sc.Name, "startupProbe"), "%s has no startupProbe and no readinessProbe: kubelet starts the next container as soon as it has started; set startupProbe", sc.Name)
 			return nil
 		}
 		probe, from = readiness.Value.Copy(), "its readinessProbe"
@@ -248,7 +258,7 @@ func (f Convert) startupProbe(c *yaml.RNode, sc Sidecar) error {
 			return err
 		}
 	}
-	f.Log.Change("set the startupProbe of %s from %s", sc.Name, from)
+	f.Log.Change(report.Container(podspec.InitContainers, sc.Name, "startupProbe"), "set the startupProbe of %s from %s", sc.Name, from)
 	return c.PipeE(yaml.SetField("startupProbe", probe))
 }
 

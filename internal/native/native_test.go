@@ -101,7 +101,7 @@ func TestConvertConfigProbe(t *testing.T) {
 	if !strings.Contains(got, "startupProbe: {exec: {command: [ready]}, periodSeconds: 2}") {
 		t.Errorf("config probe not set:\n%s", got)
 	}
-	if !strings.Contains(strings.Join(log.Changes, ";"), "from the config") {
+	if !strings.Contains(strings.Join(log.Changes.Strings(), ";"), "from the config") {
 		t.Errorf("changes %q", log.Changes)
 	}
 	_, log = convert(t, got, native.Convert{Sidecars: []native.Sidecar{{Name: "agent", StartupProbe: probe}}})
@@ -112,7 +112,7 @@ func TestConvertConfigProbe(t *testing.T) {
 
 func TestConvertNoProbeWarns(t *testing.T) {
 	_, log := convert(t, "containers:\n- name: app\n- name: logger\n", native.Convert{Sidecars: []native.Sidecar{{Name: "logger"}}})
-	if len(log.Warnings) != 1 || !strings.Contains(log.Warnings[0], "no startupProbe and no readinessProbe") {
+	if len(log.Warnings) != 1 || !strings.Contains(log.Warnings[0].Detail, "no startupProbe and no readinessProbe") {
 		t.Errorf("warnings %q", log.Warnings)
 	}
 }

@@ -44,11 +44,11 @@ func (f WaitForReady) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	current, isExec := hook.Exec(c, hook.PostStart)
 	switch {
 	case hook.Get(c, hook.PostStart) == nil:
-		f.Log.Change("added postStart %s to %s", Argv(f.Command), f.Container)
+		f.Log.Change(report.Container(podspec.Containers, f.Container, "lifecycle", hook.PostStart).Values(nil, f.Command), "added postStart %s to %s", Argv(f.Command), f.Container)
 	case isExec && hook.Equal(current, f.Command):
 		return spec, nil
 	case isExec && len(current) > 0 && current[0] == f.Command[0]:
-		f.Log.Change("updated postStart of %s to %s", f.Container, Argv(f.Command))
+		f.Log.Change(report.Container(podspec.Containers, f.Container, "lifecycle", hook.PostStart).Values(current, f.Command), "updated postStart of %s to %s", f.Container, Argv(f.Command))
 	default:
 		if !foreignHook(f.Log, f.ExistingHooks, f.Container, hook.PostStart, "it may not wait for readiness") {
 			return spec, nil
@@ -72,12 +72,12 @@ func Argv(cmd []string) string {
 func foreignHook(log *report.Log, policy config.ExistingHooks, container, name, risk string) bool {
 	switch policy {
 	case config.HooksReplace:
-		log.Change("replaced the %s hook of %s (existingHooks: replace)", name, container)
+		log.Change(report.Container(podspec.Containers, container, "lifecycle", name), "replaced the %s hook of %s (existingHooks: replace)", name, container)
 		return true
 	case config.HooksFail:
-		log.Fail("%s already has a %s hook that this function did not write: remove it, or set existingHooks to keep or replace", container, name)
+		log.Fail(report.KindHook, report.Container(podspec.Containers, container, "lifecycle", name), "%s already has a %s hook that this function did not write: remove it, or set existingHooks to keep or replace", container, name)
 	default:
-		log.Warn("%s keeps its own %s hook (existingHooks: keep): %s; set existingHooks to replace to have the function write its own", container, name, risk)
+		log.Warn(report.KindHook, report.Container(podspec.Containers, container, "lifecycle", name), "%s keeps its own %s hook (existingHooks: keep): %s; set existingHooks to replace to have the function write its own", container, name, risk)
 	}
 	return false
 }
@@ -143,15 +143,15 @@ func (f ExitDelay) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		return spec, nil
 	}
 	if !f.Sleep.usable() {
-		f.Log.Fail("%s: waitBeforeExit %ds: %s", f.Container, f.Seconds, f.NoSleepMessage)
+		f.Log.Fail(report.KindHook, report.Container(podspec.Containers, f.Container, "lifecycle", hook.PreStop), "%s: waitBeforeExit %ds: %s", f.Container, f.Seconds, f.NoSleepMessage)
 		return spec, nil
 	}
 	_, ownSleep := hook.SleepSeconds(c, hook.PreStop)
 	switch {
 	case hook.Get(c, hook.PreStop) == nil:
-		f.Log.Change("added preStop sleep %ds to %s", f.Seconds, f.Container)
+		f.Log.Change(report.Container(podspec.Containers, f.Container, "lifecycle", hook.PreStop), "added preStop sleep %ds to %s", f.Seconds, f.Container)
 	case ownSleep:
-		f.Log.Change("set preStop sleep of %s to %ds", f.Container, f.Seconds)
+		f.Log.Change(report.Container(podspec.Containers, f.Container, "lifecycle", hook.PreStop), "set preStop sleep of %s to %ds", f.Container, f.Seconds)
 	default:
 		if !foreignHook(f.Log, f.ExistingHooks, f.Container, hook.PreStop, "it may exit before the application drains") {
 			return spec, nil
@@ -199,7 +199,7 @@ func (f AppDrain) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		if err := f.Sleep.set(c, f.Seconds); err != nil {
 			return nil, err
 		}
-		f.Log.Change("added preStop sleep %ds to %s (app drain delay)", f.Seconds, name)
+		f.Log.Change(report.Container(podspec.Containers, name, "lifecycle", hook.PreStop), "added preStop sleep %ds to %s (app drain delay)", f.Seconds, name)
 	}
 	return spec, nil
 }

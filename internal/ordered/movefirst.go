@@ -58,9 +58,18 @@ func (f MoveFirst) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 	for i := range content {
 		if content[i] != reordered[i] {
 			seq.YNode().Content = reordered
-			f.Log.Change("moved %s to the front of containers", strings.Join(moved, ", "))
+			f.Log.Change(report.Pod(podspec.Containers).Values(containerNames(content), containerNames(reordered)), "moved %s to the front of containers", strings.Join(moved, ", "))
 			break
 		}
 	}
 	return spec, nil
+}
+
+// containerNames are the names of the containers, in order.
+func containerNames(containers []*yaml.Node) []string {
+	out := make([]string, len(containers))
+	for i, c := range containers {
+		out[i] = podspec.Name(c)
+	}
+	return out
 }

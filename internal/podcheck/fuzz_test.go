@@ -28,7 +28,7 @@ func FuzzChecks(f *testing.F) {
 		}
 		errs := append(podcheck.PodSpec(rn, []string{"spec", "template", "spec"}),
 			podcheck.Metadata(rn, []string{"spec", "template", "metadata"}, []string{"metadata"})...)
-		for _, msg := range errs.Strings() {
+		for _, msg := range errs.Findings().Strings() {
 			if strings.ContainsAny(msg, "\n\r\x1b") || !strings.HasPrefix(msg, "spec") && !strings.HasPrefix(msg, "metadata") {
 				t.Errorf("message %q is not one line starting with a field path", msg)
 			}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -25,6 +26,9 @@ type Error struct {
 	Found string
 	// Want says what the field must hold, and what to do.
 	Want string
+	// Value is the scalar the field holds, or nil for a list, a mapping or
+	// an absent field.
+	Value any
 }
 
 // Error formats the error as "path: found ...; want ...".
@@ -32,20 +36,36 @@ func (e Error) Error() string {
 	return fmt.Sprintf("%s: found %s; want %s", e.Path, e.Found, e.Want)
 }
 
+// Finding is the error as a finding: a field value at its path, with the
+// value it holds.
+func (e Error) Finding() report.Finding {
+	return report.Finding{Kind: report.KindFieldValue, Severity: fn.Error,
+		Field: report.At(e.Path.String()).Values(e.Value, nil), Detail: report.Clean(e.Error())}
+}
+
 // Errors is every problem found in one workload.
 type Errors []Error
 
-// Strings returns the errors' messages, one line each.
-func (e Errors) Strings() []string {
-	out := make([]string, len(e))
+// Findings returns the errors as findings, in order.
+func (e Errors) Findings() report.Findings {
+	out := make(report.Findings, len(e))
 	for i, err := range e {
-		out[i] = err.Error()
+		out[i] = err.Finding()
 	}
 	return out
 }
 
 func (e *Errors) add(p *field.Path, n *yaml.Node, want string) {
-	*e = append(*e, Error{Path: p, Found: describe(n), Want: want})
+	*e = append(*e, Error{Path: p, Found: describe(n), Want: want, Value: scalar(n)})
+}
+
+// scalar is the value of a scalar node, its alias followed, or nil.
+func scalar(n *yaml.Node) any {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return nil
+	}
+	return n.Value
 }
 
 // int64Max is the largest value of the API server's int64 fields.
@@ -187,7 +207,7 @@ func (e *Errors) nonNegative(n *yaml.Node, p *field.Path, what string) {
 		return
 	}
 	if pastInt64(n) {
-		*e = append(*e, Error{Path: p, Found: describe(n) + ", past the int64 maximum " + int64Max, Want: what})
+		*e = append(*e, Error{Path: p, Found: describe(n) + ", past the int64 maximum " + int64Max, Want: what, Value: scalar(n)})
 		return
 	}
 	e.add(p, resolve(n), wantInt(what, n))

@@ -91,7 +91,7 @@ containers:
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := podcheck.PodSpec(krmtest.Parse(t, pod(tc.spec)), []string{"spec"}).Strings()
+			got := podcheck.PodSpec(krmtest.Parse(t, pod(tc.spec)), []string{"spec"}).Findings().Strings()
 			if len(got) == 0 {
 				got = nil
 			}
@@ -115,7 +115,7 @@ func TestPodSpecPath(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rn := krmtest.Parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"+tc.resource)
-			got := podcheck.PodSpec(rn, []string{"spec", "template", "spec"}).Strings()
+			got := podcheck.PodSpec(rn, []string{"spec", "template", "spec"}).Findings().Strings()
 			if len(got) == 0 {
 				got = nil
 			}
@@ -158,7 +158,7 @@ func TestMetadata(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rn := krmtest.Parse(t, "apiVersion: apps/v1\nkind: Deployment\n"+tc.resource)
-			got := podcheck.Metadata(rn, paths...).Strings()
+			got := podcheck.Metadata(rn, paths...).Findings().Strings()
 			if len(got) == 0 {
 				got = nil
 			}
@@ -171,7 +171,7 @@ func TestMetadata(t *testing.T) {
 
 func TestMetadataOfPodIsCheckedOnce(t *testing.T) {
 	rn := krmtest.Parse(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {a: 1}}\n")
-	got := podcheck.Metadata(rn, []string{"metadata"}, []string{"metadata"}).Strings()
+	got := podcheck.Metadata(rn, []string{"metadata"}, []string{"metadata"}).Findings().Strings()
 	if len(got) != 1 {
 		t.Errorf("got %q, want one error", got)
 	}

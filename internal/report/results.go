@@ -12,16 +12,17 @@ import (
 // fn.Results and formats them with Line, so a message reads and is
 // escaped the same wherever it is shown.
 
-// Line formats a result as one line: the config field path, or the
-// resource it is about ("Deployment shop/web"), then the message. Input text
-// in it is quoted and escaped: it holds no control character.
+// Line formats a result as one line: the resource it is about
+// ("Deployment shop/web"), else the field path (of the config), then the
+// message. Input text in it is quoted and escaped: it holds no control
+// character.
 func Line(r *fn.Result) string {
 	text := Clean(r.Message)
 	switch {
-	case r.Field != nil && r.Field.Path != "":
-		text = Escape(r.Field.Path) + ": " + text
 	case r.ResourceRef != nil:
 		text = Resource(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name) + ": " + text
+	case r.Field != nil && r.Field.Path != "":
+		text = Escape(r.Field.Path) + ": " + text
 	}
 	return text
 }

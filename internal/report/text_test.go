@@ -111,15 +111,16 @@ func TestClean(t *testing.T) {
 // TestLogCleans: every message a filter records is one safe line.
 func TestLogCleans(t *testing.T) {
 	var log report.Log
-	log.Change("set %s", "a\nb")
-	log.Warn("warn %s", "\x1b[31m")
-	log.Fail("%v", yaml.ErrorIfInvalid(yaml.NewScalarRNode("x"), yaml.SequenceNode))
-	for _, got := range [][]string{log.Changes, log.Warnings, log.Errors} {
+	log.Change(report.Pod("containers"), "set %s", "a\nb")
+	log.Warn(report.KindHook, report.Pod("containers"), "warn %s", "\x1b[31m")
+	log.FailWith(yaml.ErrorIfInvalid(yaml.NewScalarRNode("x"), yaml.SequenceNode))
+	for _, findings := range []report.Findings{log.Changes, log.Warnings, log.Errors} {
+		got := findings.Strings()
 		if len(got) != 1 || strings.ContainsAny(got[0], "\n\x1b") || strings.Contains(got[0], "node contents") {
 			t.Errorf("not one clean line: %q", got)
 		}
 	}
-	if want := "expected a list, found a scalar"; log.Errors[0] != want {
+	if want := "expected a list, found a scalar"; log.Errors[0].Detail != want {
 		t.Errorf("error = %q, want %q", log.Errors[0], want)
 	}
 }

@@ -11,7 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // mergeTag is the tag YAML gives a plain "<<" key.
@@ -43,6 +46,16 @@ func (e *DuplicateKeyError) Error() string {
 		return msg
 	}
 	return e.Path + ": " + msg
+}
+
+// Finding is the error as a finding: input that cannot be read, at the
+// duplicated key.
+func (e *DuplicateKeyError) Finding() report.Finding {
+	path := e.Key
+	if e.Path != "" {
+		path = e.Path + "." + e.Key
+	}
+	return report.Finding{Kind: report.KindInput, Severity: fn.Error, Field: report.At(path), Detail: report.Clean(e.Error())}
 }
 
 // Walk checks every mapping of the tree for duplicate keys and reports the

@@ -31,9 +31,14 @@ func FuzzResultsText(f *testing.F) {
 		}
 		switch shape % 4 {
 		case 1:
-			results = append(results, &fn.Result{Message: value, Severity: fn.Warning, Field: &fn.Field{Path: name, CurrentValue: value, ProposedValue: message}})
+			results = append(results, &fn.Result{Message: value, Severity: fn.Warning, Field: &fn.Field{Path: name, CurrentValue: value, ProposedValue: message}},
+				&fn.Result{Message: name, Field: &fn.Field{Path: value, CurrentValue: int(shape) - 100, ProposedValue: int64(shape) << 40}},
+				&fn.Result{Message: name, Field: &fn.Field{Path: value, CurrentValue: []string{}, ProposedValue: []string{name, value, message}}},
+				&fn.Result{Message: name, Field: &fn.Field{ProposedValue: ""}},
+				&fn.Result{Message: name, Field: &fn.Field{}})
 		case 2:
-			results = append(results, &fn.Result{Message: value, Tags: map[string]string{name: value}})
+			results = append(results, &fn.Result{Message: value, Tags: map[string]string{name: value}},
+				&fn.Result{Message: name, Field: &fn.Field{Path: value, ProposedValue: map[string]string{name: value}}})
 		case 3:
 			results = append(results, nil)
 		}
@@ -53,4 +58,22 @@ func FuzzResultsText(f *testing.F) {
 			t.Fatalf("ResultsText wrote\n%s\nthe round trip\n%s", got, want)
 		}
 	})
+}
+
+// TestResultNodesFields: results whose fields hold strings, ints and lists
+// of strings are built as nodes, not marshalled; another value is left to
+// Marshal.
+func TestResultNodesFields(t *testing.T) {
+	rs := fn.Results{{Message: "m", Field: &fn.Field{Path: "spec.template.spec", CurrentValue: 30, ProposedValue: "40"}}}
+	if _, ok := resultNodes(rs); !ok {
+		t.Error("a field with an int and a string is marshalled")
+	}
+	rs[0].Field.ProposedValue = []string{"a"}
+	if _, ok := resultNodes(rs); !ok {
+		t.Error("a field with a list of strings is marshalled")
+	}
+	rs[0].Field.ProposedValue = map[string]string{"a": "b"}
+	if _, ok := resultNodes(rs); ok {
+		t.Error("a field with a mapping is built as nodes")
+	}
 }

@@ -89,11 +89,12 @@ func ResultsText(results any) ([]byte, error) {
 }
 
 // resultNodes is the node tree yaml.Marshal gives for results, for
-// results with no field or tags (whose values it leaves to Marshal).
+// results with no tags and no field value other than a string, an int or
+// a list of strings (the others it leaves to Marshal).
 func resultNodes(rs fn.Results) (*yaml.Node, bool) {
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: yaml.NodeTagSeq}
 	for _, r := range rs {
-		if r == nil || r.Field != nil || len(r.Tags) > 0 {
+		if r == nil || len(r.Tags) > 0 {
 			return nil, false
 		}
 		m := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
@@ -106,6 +107,13 @@ func resultNodes(rs fn.Results) (*yaml.Node, bool) {
 			addString(refNode, "name", ref.Name)
 			addString(refNode, "namespace", ref.Namespace)
 			m.Content = append(m.Content, stringNode("resourceRef"), refNode)
+		}
+		if f := r.Field; f != nil {
+			field, ok := fieldNode(f)
+			if !ok {
+				return nil, false
+			}
+			m.Content = append(m.Content, stringNode("field"), field)
 		}
 		if f := r.File; f != nil {
 			file := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
@@ -121,12 +129,47 @@ func resultNodes(rs fn.Results) (*yaml.Node, bool) {
 	return seq, len(seq.Content) > 0
 }
 
+// fieldNode is the node yaml.Marshal gives for a result's field whose
+// values are strings, ints, lists of strings or nil; false for any other
+// value.
+func fieldNode(f *fn.Field) (*yaml.Node, bool) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
+	addString(m, "path", f.Path)
+	for _, kv := range []struct {
+		key   string
+		value any
+	}{{"currentValue", f.CurrentValue}, {"proposedValue", f.ProposedValue}} {
+		switch v := kv.value.(type) {
+		case nil:
+		case string:
+			m.Content = append(m.Content, stringNode(kv.key), stringNode(v))
+		case int:
+			m.Content = append(m.Content, stringNode(kv.key), intNode(int64(v)))
+		case int64:
+			m.Content = append(m.Content, stringNode(kv.key), intNode(v))
+		case []string:
+			list := &yaml.Node{Kind: yaml.SequenceNode, Tag: yaml.NodeTagSeq}
+			for _, s := range v {
+				list.Content = append(list.Content, stringNode(s))
+			}
+			m.Content = append(m.Content, stringNode(kv.key), list)
+		default:
+			return nil, false
+		}
+	}
+	return m, true
+}
+
 // addString adds key: value to a mapping unless the value is empty, as
 // omitempty does.
 func addString(m *yaml.Node, key, value string) {
 	if value != "" {
 		m.Content = append(m.Content, stringNode(key), stringNode(value))
 	}
+}
+
+func intNode(v int64) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagInt, Value: strconv.FormatInt(v, 10)}
 }
 
 func stringNode(v string) *yaml.Node {
