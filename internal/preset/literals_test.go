@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,24 +29,8 @@ var notVendorFacts = map[string][]string{
 func TestNoVendorLiterals(t *testing.T) {
 	root := moduleRoot(t)
 	exact, within := vendorFacts()
-	var checked int
 	excepted := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "internal/preset" || d.Name() == "testdata" || d.Name() == "vendor" || (rel != "." && strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		checked++
+	eachCodeFile(t, root, func(rel, path string) {
 		for _, lit := range stringLiterals(t, path) {
 			fact := lit.text
 			if !exact[fact] {
@@ -64,14 +46,7 @@ func TestNoVendorLiterals(t *testing.T) {
 			}
 			t.Errorf("%s:%d: %q holds the catalog fact %q: read it from the catalog instead", rel, lit.line, lit.text, fact)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked == 0 {
-		t.Fatal("no Go file checked")
-	}
 	for file, texts := range notVendorFacts {
 		for _, text := range texts {
 			if !excepted[file+": "+text] {

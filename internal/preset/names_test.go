@@ -32,24 +32,8 @@ func TestNoSwitchOnPresetNames(t *testing.T) {
 	if len(constants) == 0 {
 		t.Fatalf("found no name constants for the presets %v", preset.Names())
 	}
-	var checked int
 	excepted := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "internal/preset" || d.Name() == "testdata" || d.Name() == "vendor" || (rel != "." && strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		checked++
+	eachCodeFile(t, root, func(rel, path string) {
 		for _, found := range nameComparisons(t, path, constants) {
 			if slices.Contains(notPresetNames[rel], found.text) {
 				excepted[rel+": "+found.text] = true
@@ -57,14 +41,7 @@ func TestNoSwitchOnPresetNames(t *testing.T) {
 				t.Errorf("%s:%d: %s compares a preset's name: ask the preset (package preset) instead", rel, found.line, found.text)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked == 0 {
-		t.Fatal("no Go file checked")
-	}
 	for file, texts := range notPresetNames {
 		for _, text := range texts {
 			if !excepted[file+": "+text] {
@@ -193,4 +170,37 @@ func nameComparisons(t *testing.T, path string, constants []string) []comparison
 		return true
 	})
 	return found
+}
+
+// eachCodeFile calls check with the path, relative to root and absolute, of
+// every Go file of the module but tests, testdata and package preset, and
+// fails the test when it finds none.
+func eachCodeFile(t *testing.T, root string, check func(rel, path string)) {
+	t.Helper()
+	var checked int
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "internal/preset" || d.Name() == "testdata" || d.Name() == "vendor" || (rel != "." && strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		checked++
+		check(rel, path)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatal("no Go file checked")
+	}
 }
