@@ -57,8 +57,9 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 		return 0
 	case brokenPipe(err):
 		return exitBrokenPipe
-	case errors.Is(err, report.ErrResults):
+	case errors.Is(err, report.ErrResults) && a.verb != "validate": // validate writes nothing anyway
 		stderr.note("nothing was written")
+	case errors.Is(err, report.ErrResults):
 	default:
 		msg, at := src.explain(err)
 		stderr.failAt(msg, at)

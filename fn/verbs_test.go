@@ -45,6 +45,9 @@ func TestVerbs(t *testing.T) {
 		{"a policy that names another sidecar", []string{"validate", "--config", p("quiet.yaml"), p("manifests")}, "", 0, ""},
 	} {
 		r := runWith(tc.args, tc.in, nil)
+		if strings.Contains(r.stderr, "nothing was written") {
+			t.Errorf("validate, %s: stderr %q says nothing was written, as if a run could have", tc.name, r.stderr)
+		}
 		if r.code != tc.code || r.stdout != "" || !strings.Contains(r.stderr, tc.err) || (tc.err == "" && r.stderr != "") {
 			t.Errorf("validate, %s: code %d, stdout %q, stderr %q; want code %d, no manifests, stderr with %q", tc.name, r.code, r.stdout, r.stderr, tc.code, tc.err)
 		}
