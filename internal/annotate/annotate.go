@@ -72,11 +72,11 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 	a := m.Preset.Injector.Annotations
 	exit, native := a.ExitDelay, a.Native
 	await := ""
-	for _, kv := range a.Ordered {
-		if err := f.set(meta, kv.Key, kv.Value, await); err != nil {
+	for _, w := range holds(a) {
+		if err := f.set(meta, w.key, w.value.(string), await); err != nil {
 			return err
 		}
-		await = kv.Key
+		await = w.key
 	}
 	if m.Native {
 		if err := f.set(meta, native.Key, native.Value, await); err != nil {
@@ -86,8 +86,8 @@ func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
 		// exit delay, and kubelet stops native sidecars last anyway.
 		return f.remove(meta, exit.Key, "a native sidecar needs no exit delay")
 	}
-	if m.WaitBeforeExit > 0 {
-		if err := f.set(meta, exit.Key, formatDelay(exit.Format, m.WaitBeforeExit), await); err != nil {
+	if w, ok := exitWrite(m, formatDelay); ok {
+		if err := f.set(meta, w.key, w.value.(string), await); err != nil {
 			return err
 		}
 	}
@@ -134,10 +134,7 @@ func (f Filter) linkerdInPod(meta *yaml.RNode, m Mesh) error {
 func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 	a := m.Preset.Injector.Annotations
 	drain, native := a.ExitDelay, a.Native
-	seconds := fmt.Sprintf("%ds", m.WaitBeforeExit)
-	if drain.Format == preset.FormatSeconds {
-		seconds = fmt.Sprint(m.WaitBeforeExit)
-	}
+	seconds := istioDelay(drain.Format, m.WaitBeforeExit)
 	if m.InPod {
 		// The exit delay the function set in ordered mode is the proxy's
 		// drain: a drain present must say the same.
@@ -150,11 +147,8 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 		return err
 	}
 	var merges []merge
-	for _, kv := range a.Ordered {
-		merges = addField(merges, kv.Key, kv.Field, typed(kv.Value))
-	}
-	if m.WaitBeforeExit > 0 {
-		merges = addField(merges, drain.Key, drain.Field, seconds)
+	for _, w := range ordered(m, istioDelay) {
+		merges = addField(merges, w.key, w.field, w.value)
 	}
 	if ok, err := f.merge(meta, merges); !ok || err != nil {
 		return err
@@ -169,6 +163,15 @@ func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
 		return f.remove(meta, native.Key, "ordered mode")
 	}
 	return nil
+}
+
+// istioDelay writes seconds as Istio's drain: "90s", as Istio's own
+// examples write it, or plain seconds when the format says so.
+func istioDelay(format string, seconds int64) string {
+	if format == preset.FormatSeconds {
+		return fmt.Sprint(seconds)
+	}
+	return fmt.Sprintf("%ds", seconds)
 }
 
 // merge is the keys the istio dialect sets in one mapping annotation.

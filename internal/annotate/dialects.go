@@ -12,6 +12,8 @@ import (
 type dialect struct {
 	// set sets the annotations for one mesh.
 	set func(Filter, *yaml.RNode, Mesh) error
+	// delay writes an exit delay's seconds in the annotation's format.
+	delay func(format string, seconds int64) string
 	// nativeStatus, when set, returns the filter that keeps the injector's
 	// record of the containers it added true to a proxy that became a
 	// native sidecar.
@@ -20,9 +22,9 @@ type dialect struct {
 
 // dialects are the writers of each preset.Dialect.
 var dialects = map[preset.Dialect]dialect{
-	preset.LinkerdDialect: {set: Filter.linkerd},
-	preset.GenericDialect: {set: Filter.generic},
-	preset.IstioDialect: {set: Filter.istio, nativeStatus: func(p preset.Preset, proxy string, log *report.Log) kio.Filter {
+	preset.LinkerdDialect: {set: Filter.linkerd, delay: formatDelay},
+	preset.GenericDialect: {set: Filter.generic, delay: formatDelay},
+	preset.IstioDialect: {set: Filter.istio, delay: istioDelay, nativeStatus: func(p preset.Preset, proxy string, log *report.Log) kio.Filter {
 		return IstioNativeStatus{Annotation: p.Injector.Record, Proxy: proxy, Init: p.InitContainers, Log: log}
 	}},
 }

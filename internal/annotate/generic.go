@@ -31,14 +31,11 @@ func (f Filter) generic(meta *yaml.RNode, m Mesh) error {
 		return f.set(meta, a.Native.Key, a.Native.Value, "")
 	}
 	after := ""
-	for _, kv := range a.Ordered {
-		if err := f.set(meta, kv.Key, kv.Value, after); err != nil {
+	for _, w := range ordered(m, formatDelay) {
+		if err := f.set(meta, w.key, w.value.(string), after); err != nil {
 			return err
 		}
-		after = kv.Key
-	}
-	if a.ExitDelay != nil && m.WaitBeforeExit > 0 {
-		return f.set(meta, a.ExitDelay.Key, formatDelay(a.ExitDelay.Format, m.WaitBeforeExit), after)
+		after = w.key
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -257,8 +258,8 @@ func (c *Collector) Results(action config.Action) fn.Results {
 	for _, w := range c.workloads {
 		if len(w.Sidecars) > 0 && len(w.Drain.Unknown) > 0 {
 			u := w.Drain.Unknown[0]
-			out = append(out, &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s: the preStop of %s has a duration the function cannot read (%s): whether %s outlives it is not checked",
-				w, u.Name, u.PreStop.Form, strings.Join(w.Sidecars, " and "))})
+			out = append(out, closing(fn.Info, nil, "%s: the preStop of %s has a duration the function cannot read (%s): whether %s outlives it is not checked",
+				w, u.Name, u.PreStop.Form, strings.Join(w.Sidecars, " and ")))
 		}
 	}
 	for _, r := range c.Routes() {
@@ -275,19 +276,28 @@ func (r Routed) check(action config.Action) *fn.Result {
 	drain := "the drain of " + r.Workload.String() + " (" + d.describe() + ")"
 	switch {
 	case r.Problem != "":
-		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s: %s: the deregistration delay towards %s is not checked", r.Via, r.Problem, r.Workload)}
+		return closing(fn.Info, nil, "%s: %s: the deregistration delay towards %s is not checked", r.Via, r.Problem, r.Workload)
 	case r.Delay <= d.Seconds:
 		return nil
 	case len(d.Unknown) > 0:
-		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s keeps sending to %s for %ds (%s); not checked: the preStop of %s has a duration the function cannot read (%s)",
-			r.Via, r.Workload, r.Delay, r.Source, d.Unknown[0].Name, d.Unknown[0].PreStop.Form)}
+		return closing(fn.Info, nil, "%s keeps sending to %s for %ds (%s); not checked: the preStop of %s has a duration the function cannot read (%s)",
+			r.Via, r.Workload, r.Delay, r.Source, d.Unknown[0].Name, d.Unknown[0].PreStop.Form)
 	case r.Default:
-		return &fn.Result{Severity: fn.Info, Message: fmt.Sprintf("%s sets no %s: %s of %ds is longer than %s; set it to %d or less, or make the application drain longer",
-			r.Via, LoadBalancers().AWS.DeregistrationDelay.Attribute, r.Source, r.Delay, drain, d.Seconds)}
+		return closing(fn.Info, nil, "%s sets no %s: %s of %ds is longer than %s; set it to %d or less, or make the application drain longer",
+			r.Via, LoadBalancers().AWS.DeregistrationDelay.Attribute, r.Source, r.Delay, drain, d.Seconds)
 	}
-	return &fn.Result{Severity: Severity(action), ResourceRef: r.Owner.Resource, File: r.Owner.File,
-		Message: fmt.Sprintf("%s keeps sending to %s for %ds (%s), %ds after %s ends: lower the delay to %ds or less, or make the application drain longer",
-			r.Via, r.Workload, r.Delay, r.Source, r.Delay-d.Seconds, drain, d.Seconds)}
+	return closing(Severity(action), &r.Owner, "%s keeps sending to %s for %ds (%s), %ds after %s ends: lower the delay to %ds or less, or make the application drain longer",
+		r.Via, r.Workload, r.Delay, r.Source, r.Delay-d.Seconds, drain, d.Seconds)
+}
+
+// closing is a termination-budget finding across items, about the
+// resource at (nil: about none) and named by no field.
+func closing(sev fn.Severity, at *Ref, format string, args ...any) *fn.Result {
+	f := report.NewFinding(report.KindBudget, sev, report.Field{}, format, args...)
+	if at == nil {
+		return report.Result(f, nil, nil)
+	}
+	return report.Result(f, at.Resource, at.File)
 }
 
 // describe says what the drain is.

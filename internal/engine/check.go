@@ -10,7 +10,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podcheck"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -57,8 +56,8 @@ func unknownAnnotations(w *workload.Workload) podcheck.Errors {
 		known[a] = true
 	}
 	var errs podcheck.Errors
-	for _, meta := range w.MetadataPaths() {
-		n, err := yamlnode.Lookup(w.Node, append(append([]string(nil), meta...), yaml.AnnotationsField)...)
+	for i, meta := range w.MetadataPaths() {
+		n, err := w.MetadataAt(i, yaml.AnnotationsField)
 		if err != nil || n == nil || n.YNode().Kind != yaml.MappingNode {
 			continue
 		}

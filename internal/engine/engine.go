@@ -10,6 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -311,7 +312,8 @@ func (e *Engine) Close() fn.Results {
 	if !e.failed.Load() || action == config.ActionValidate {
 		out = append(out, e.budget.Results(action)...)
 	}
-	return append(out, &fn.Result{Message: e.summary.message(action), Severity: fn.Info})
+	summary := report.Finding{Kind: report.KindSummary, Severity: fn.Info, Detail: e.summary.message(action)}
+	return append(out, report.Result(summary, nil, nil))
 }
 
 // Shown reports whether the orchestrator shows the results itself: kpt fn

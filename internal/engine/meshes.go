@@ -9,7 +9,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -87,7 +86,7 @@ func toConvert(spec *yaml.RNode, sidecars []sidecarPlan) bool {
 // and Istio's status annotation, which lists where each injected container
 // is. It adds no mesh annotation the pod template does not have.
 func inPodMeta(w *workload.Workload, spec *yaml.RNode, found []sidecarPlan, p plan, log *report.Log) error {
-	meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...)
+	meta, err := w.Meta()
 	if err != nil || meta == nil {
 		return err
 	}

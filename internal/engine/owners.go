@@ -139,14 +139,20 @@ func (n *note) result(extra []config.PodSpecPath) *fn.Result {
 	left := fmt.Sprintf("%s not edited or checked on %s own (the API server refuses edits to a Pod's containers or a Job's template, and a controller rewrites what it owns)", which, own)
 	switch {
 	case n.found:
-		return &fn.Result{Severity: fn.Info, File: n.at.file, Message: fmt.Sprintf(
-			"%s controls %s in the input, %s: the fix goes in %s, which is checked itself", n.top, what, left, n.top)}
+		return controlled(fn.Info, n.at.file,
+			"%s controls %s in the input, %s: the fix goes in %s, which is checked itself", n.top, what, left, n.top)
 	case workload.IsKind(n.top.APIVersion, n.top.Kind, extra):
-		return &fn.Result{Severity: fn.Warning, File: n.first.file, Message: fmt.Sprintf(
+		return controlled(fn.Warning, n.first.file,
 			"%s controls %s in the input but is not in it, so %s not checked: a controller's objects are checked through it; add it to the input (kubectl get %ss)",
-			n.top, what, those, strings.ToLower(n.top.Kind))}
+			n.top, what, those, strings.ToLower(n.top.Kind))
 	}
-	return &fn.Result{Severity: fn.Info, File: n.first.file, Message: fmt.Sprintf(
+	return controlled(fn.Info, n.first.file,
 		"%s controls %s in the input, %s, and %s is not a kind of workload the function checks: the fix goes wherever %s takes %s pod spec from",
-		n.top, what, left, report.Name(n.top.Kind), n.top, own)}
+		n.top, what, left, report.Name(n.top.Kind), n.top, own)
+}
+
+// controlled is a note about objects left to their controller, in the
+// file of the object it names; no resourceRef (see note.result).
+func controlled(sev fn.Severity, file *fn.File, format string, args ...any) *fn.Result {
+	return report.Result(report.NewFinding(report.KindController, sev, report.Field{}, format, args...), nil, file)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -163,15 +162,15 @@ type podMeta struct {
 // readPodMeta finds the workload's annotations and pod template labels.
 func readPodMeta(w *workload.Workload) *podMeta {
 	m := &podMeta{w: w}
-	find := func(path []string) *yaml.Node {
-		n, err := yamlnode.Lookup(w.Node, path...)
+	find := func(i int, field string) *yaml.Node {
+		n, err := w.MetadataAt(i, field)
 		m.other = m.other || err != nil
 		return n.YNode()
 	}
-	for i, p := range w.MetadataPaths() {
-		m.annotations[i] = find(append(p, yaml.AnnotationsField))
+	for i := range w.MetadataPaths() {
+		m.annotations[i] = find(i, yaml.AnnotationsField)
 	}
-	m.labels = find(append(w.TemplateMetaPath(), yaml.LabelsField))
+	m.labels = find(0, yaml.LabelsField)
 	return m
 }
 

@@ -4,14 +4,12 @@ import (
 	"slices"
 	"time"
 
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -78,7 +76,7 @@ func (t *Transformer) fact(node *yaml.RNode, outcome outcome, sidecars map[strin
 // workloadFact is the fact of workload w, whose pod is read as pod.
 func workloadFact(w *workload.Workload, r budget.Ref, pod budget.Pod) budget.Fact {
 	var labels map[string]string
-	if meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...); err == nil && meta != nil {
+	if meta, err := w.Meta(); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
 	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
@@ -123,7 +121,8 @@ func meshes(injected []sidecarPlan, p plan) []annotate.Mesh {
 
 // readInjectedExits sets when each injected sidecar leaves in ordered
 // mode: read from its own exit settings on the pod template as it will be
-// once the function has written its ordered-mode annotations. With
+// once the function has written its ordered-mode annotations
+// (annotate.Ordered, which writes nothing). With
 // waitBeforeExit auto, a sidecar whose own setting already keeps it at
 // least that long gets none written: auto never shortens the sidecar's own
 // exit. In native mode the exits are read the same way, for the grace
@@ -133,11 +132,10 @@ func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
 	if len(injected) == 0 {
 		return
 	}
-	meta, err := yamlnode.Lookup(w.Node, w.TemplateMetaPath()...)
-	if err != nil || meta == nil || meta.YNode().Kind != yaml.MappingNode {
-		meta = yaml.NewMapRNode(nil)
+	var own map[string]string
+	if meta, err := w.Meta(); err == nil && meta != nil {
+		own = budget.Annotations(meta)
 	}
-	own := budget.Annotations(meta)
 	ordered := slices.Clone(injected)
 	for i := range ordered {
 		sc := &ordered[i]
@@ -145,10 +143,7 @@ func readInjectedExits(w *workload.Workload, injected []sidecarPlan, p plan) {
 			sc.waitBeforeExit = 0
 		}
 	}
-	written := yamlnode.Copy(meta)
-	// Errors are reported when the annotations are written.
-	_ = applyFilters([]kio.Filter{annotate.Filter{Meshes: meshes(ordered, plan{mode: config.ModeOrdered}), Log: &report.Log{}}}, written)
-	annotations := budget.Annotations(written)
+	annotations := annotate.Ordered(own, meshes(ordered, plan{mode: config.ModeOrdered}))
 	for i := range injected {
 		if p.mode != config.ModeNative {
 			injected[i].waitBeforeExit = ordered[i].waitBeforeExit

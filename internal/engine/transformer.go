@@ -124,6 +124,9 @@ func (t *Transformer) edited(item *yaml.RNode, w *workload.Workload, ns namespac
 	if w == nil || !workload.Selected(w, t.Config.Spec.Targets) {
 		return itemResult{Node: item}
 	}
+	// The workload is read and edited in a copy, whose pod is found once;
+	// the item stays as it came when the edit fails.
+	w = w.With(yamlnode.Copy(item))
 	skip, errs := checkWorkload(w, ns.skips(w.Namespace))
 	if len(errs) > 0 {
 		return failed(item, errs)
@@ -136,14 +139,12 @@ func (t *Transformer) edited(item *yaml.RNode, w *workload.Workload, ns namespac
 		return failed(item, asFindings(planErrs...))
 	}
 	res := itemResult{Node: item}
-	copied := *w
-	copied.Node = yamlnode.Copy(item)
 	// The comment at the end of the item stays at its end, whatever moves.
-	trailing := yamlshape.TakeTrailing(copied.Node.YNode())
+	trailing := yamlshape.TakeTrailing(w.Node.YNode())
 	res.Log.PodSpec, res.Log.PodMeta = strings.Join(w.SpecPath, "."), strings.Join(w.TemplateMetaPath(), ".")
-	outcome, annotated, err := t.edit(&copied, &p, &res.Log)
+	outcome, annotated, err := t.edit(w, &p, &res.Log)
 	res.sidecars, res.injected = p.sidecarNames(), p.injectedPresets
-	yamlshape.PutTrailing(copied.Node.YNode(), trailing)
+	yamlshape.PutTrailing(w.Node.YNode(), trailing)
 	if err != nil {
 		res.Log.FailWith(err)
 	}
@@ -152,14 +153,14 @@ func (t *Transformer) edited(item *yaml.RNode, w *workload.Workload, ns namespac
 	case res.Log.Failed():
 		res.outcome = outcomeFailed
 	case len(res.Log.Changes) > 0:
-		dropOrchestratorIDs(copied.Node)
-		res.Node, res.outcome = copied.Node, outcome
+		dropOrchestratorIDs(w.Node)
+		res.Node, res.outcome = w.Node, outcome
 	case outcome == outcomeSkipped:
 		res.outcome = outcomeSkipped
 	}
 	if p.edited != nil && res.outcome != outcomeSkipped && res.outcome != outcomeFailed {
 		resRef, file := ref(item)
-		fact := workloadFact(&copied, budget.Ref{Resource: resRef, File: file}, *p.edited)
+		fact := workloadFact(w, budget.Ref{Resource: resRef, File: file}, *p.edited)
 		res.fact, res.pod = &fact, p.edited
 	}
 	return res

@@ -49,13 +49,18 @@ const (
 	KindMeshAnnotation Kind = "mesh-annotation"
 	// KindConfig is a field of the functionConfig that is not valid.
 	KindConfig Kind = "config"
+	// KindController is an object of the input that another object
+	// controls, checked through its controller rather than on its own.
+	KindController Kind = "controller"
+	// KindSummary is the run's closing count of what it did.
+	KindSummary Kind = "summary"
 )
 
 // Kinds are every kind of finding, in the order docs/results.md lists
 // them.
 func Kinds() []Kind {
 	return []Kind{KindEdit, KindRecognition, KindFieldValue, KindInput, KindPlacement, KindHook,
-		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig}
+		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig, KindController, KindSummary}
 }
 
 // Base is what a Field's path starts from.

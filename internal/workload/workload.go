@@ -22,6 +22,34 @@ type Workload struct {
 	Name, Namespace string
 	// SpecPath is the path of the pod spec inside Node.
 	SpecPath []string
+
+	// spec and meta are the pod spec and the pod template's metadata,
+	// looked up in Node once (see PodSpec and Meta).
+	spec, meta lookup
+}
+
+// lookup is a node of the workload, looked up once.
+type lookup struct {
+	node *yaml.RNode
+	err  error
+	done bool
+}
+
+// get returns the node at path in root, looking it up the first time.
+func (l *lookup) get(root *yaml.RNode, path []string) (*yaml.RNode, error) {
+	if !l.done {
+		l.node, l.err = yamlnode.Lookup(root, path...)
+		l.done = true
+	}
+	return l.node, l.err
+}
+
+// With returns the workload read from node, a copy of its Node: the same
+// resource, whose pod is looked up in node.
+func (w *Workload) With(node *yaml.RNode) *Workload {
+	c := *w
+	c.Node, c.spec, c.meta = node, lookup{}, lookup{}
+	return &c
 }
 
 // Find returns the workload for node when its kind carries a pod spec, using
@@ -94,7 +122,12 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 
 // PodSpec returns the pod spec node, or nil when the resource has none.
 func (w *Workload) PodSpec() (*yaml.RNode, error) {
-	return yamlnode.Lookup(w.Node, w.SpecPath...)
+	return w.spec.get(w.Node, w.SpecPath)
+}
+
+// Meta returns the pod template's metadata; nil when it has none.
+func (w *Workload) Meta() (*yaml.RNode, error) {
+	return w.meta.get(w.Node, w.TemplateMetaPath())
 }
 
 // TemplateMetaPath is the path of the pod template's metadata: the pod's own
@@ -110,6 +143,9 @@ func (w *Workload) TemplateMetaPath() []string {
 // TemplateMeta returns the pod template's metadata, adding it before the pod
 // spec when absent.
 func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
+	if meta, err := w.Meta(); err == nil && meta != nil {
+		return meta, nil
+	}
 	path := w.TemplateMetaPath()
 	parent := w.Node
 	if len(path) > 1 {
@@ -118,12 +154,20 @@ func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
 			return nil, fmt.Errorf("no pod template at %s", strings.Join(path[:len(path)-1], "."))
 		}
 	}
-	return yamlnode.EnsureMapBefore(parent, yaml.MetadataField, w.SpecPath[len(w.SpecPath)-1])
+	meta, err := yamlnode.EnsureMapBefore(parent, yaml.MetadataField, w.SpecPath[len(w.SpecPath)-1])
+	if err == nil {
+		w.meta = lookup{node: meta, done: true}
+	}
+	return meta, err
 }
 
 // TemplateLabel returns a label of the pod template.
 func (w *Workload) TemplateLabel(key string) (string, bool) {
-	n, err := yamlnode.Lookup(w.Node, append(w.TemplateMetaPath(), yaml.LabelsField, key)...)
+	meta, err := w.Meta()
+	if err != nil || meta == nil {
+		return "", false
+	}
+	n, err := yamlnode.Lookup(meta, yaml.LabelsField, key)
 	if err != nil || n == nil {
 		return "", false
 	}
@@ -145,13 +189,25 @@ func (w *Workload) Annotation(key string) (string, bool) {
 // AnnotationAt is Annotation that also returns the path of the metadata the
 // annotation was found in, for messages.
 func (w *Workload) AnnotationAt(key string) (value string, metadata []string, ok bool) {
-	for _, p := range w.MetadataPaths() {
-		n, err := yamlnode.Lookup(w.Node, append(append([]string(nil), p...), yaml.AnnotationsField, key)...)
-		if err == nil && n != nil {
+	for i, p := range w.MetadataPaths() {
+		if n, err := w.MetadataAt(i, yaml.AnnotationsField, key); err == nil && n != nil {
 			return yaml.GetValue(n), p, true
 		}
 	}
 	return "", nil, false
+}
+
+// MetadataAt returns the node at path in the metadata at MetadataPaths()[i]:
+// the pod template's (found once), then the workload's own.
+func (w *Workload) MetadataAt(i int, path ...string) (*yaml.RNode, error) {
+	if i > 0 {
+		return yamlnode.Lookup(w.Node, append([]string{yaml.MetadataField}, path...)...)
+	}
+	meta, err := w.Meta()
+	if err != nil || meta == nil {
+		return nil, err
+	}
+	return yamlnode.Lookup(meta, path...)
 }
 
 // MetadataPaths are the paths of the metadata the workload's annotations

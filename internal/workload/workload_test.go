@@ -259,3 +259,38 @@ spec:
 		})
 	}
 }
+
+// TestPodFoundOnce: the pod spec and the template's metadata are looked up
+// once per workload and stay the nodes the edit works on; With reads a
+// copy of the resource afresh; TemplateMeta keeps the metadata it adds.
+func TestPodFoundOnce(t *testing.T) {
+	node := krmtest.Parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, annotations: {a: own}}\nspec:\n  template:\n    spec:\n      containers: [{name: app}]\n")
+	w, _ := workload.Find(node, nil)
+	spec, _ := w.PodSpec()
+	if meta, err := w.Meta(); err != nil || meta != nil {
+		t.Fatalf("Meta() = %v, %v on a template without metadata", meta, err)
+	}
+	meta, err := w.TemplateMeta()
+	if err != nil || meta == nil {
+		t.Fatalf("TemplateMeta() = %v, %v", meta, err)
+	}
+	if again, _ := w.Meta(); again != meta {
+		t.Error("Meta() after TemplateMeta() is not the metadata it added")
+	}
+	if err := meta.PipeE(yaml.SetField(yaml.AnnotationsField, yaml.NewMapRNode(&map[string]string{"a": "template"}))); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := w.Annotation("a"); v != "template" {
+		t.Errorf("Annotation(a) = %q, want the template's, set on the node Meta returned", v)
+	}
+	if again, _ := w.PodSpec(); again != spec {
+		t.Error("PodSpec() looked the pod spec up again")
+	}
+	copied := w.With(yaml.MustParse(node.MustString()))
+	if cs, _ := copied.PodSpec(); cs == nil || cs == spec || cs.MustString() != spec.MustString() {
+		t.Errorf("With: the copy's pod spec is %v, want its own node equal to the original", cs)
+	}
+	if cm, _ := copied.Meta(); cm == meta {
+		t.Error("With: the copy reads the original's metadata")
+	}
+}
