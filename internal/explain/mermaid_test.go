@@ -152,9 +152,10 @@ var mermaidBlock = regexp.MustCompile("(?s)```mermaid\n(.*?)```\n")
 // (a milestone where the duration is unknown, crit where the budget
 // breaks) and the grace deadline as a milestone at the grace period; the
 // title Mermaid draws is the workload's name, whatever characters it
-// holds (its start and "…" when long), and each section label is the container's name, or a label of at
-// most 24 characters that the table of chart rows after the chart gives
-// with the row's name in full (a load balancer's resources, a long name).
+// holds (its start and "…" when long), and each section label, one per
+// row, is the container's name, or a label of at most 24 characters that
+// the table of chart rows after the chart gives with the row's name in
+// full (a load balancer's resources, a long name).
 func TestMermaidDrawsTheTimeline(t *testing.T) {
 	var charts, sections []string
 	var workloads []explain.Workload
@@ -201,10 +202,16 @@ func TestMermaidDrawsTheTimeline(t *testing.T) {
 				t.Errorf("%s: section label %q has %d characters, more than 24", wl.Name, s, n)
 			}
 		}
-		for _, b := range wl.Bars {
+		rowOf := map[string]string{"deadline": ""} // section label -> its row
+		for j, b := range wl.Bars {
 			if b.LoadBalancer() && !strings.HasPrefix(labels[report.Escape(b.Row)], "load balancer ") {
 				t.Errorf("%s: load balancer %q is labelled %q", wl.Name, b.Row, labels[report.Escape(b.Row)])
 			}
+			section := want.Tasks[j].Section
+			if row, ok := rowOf[section]; ok && row != b.Row {
+				t.Errorf("%s: section label %q names both %q and %q", wl.Name, section, row, b.Row)
+			}
+			rowOf[section] = b.Row
 		}
 	}
 }
