@@ -14,8 +14,9 @@ import (
 // that still sends (crit where the budget breaks), a milestone for a
 // preStop of unknown duration and for the grace deadline. The sections
 // have short labels (chartRows), and the chart's label column is as wide
-// as the longest needs (leftPadding in its config), so that no label runs
-// over the bars; the table after the chart (rowTable) names in full each
+// as the longest needs (leftPadding, in an init directive, which every
+// Mermaid since 8 reads, where front matter needs 10.5), so that no label
+// runs over the bars; the table after the chart (rowTable) names in full each
 // row a label shortens. The title, the workload's name, is cut to fit a
 // narrow page; the heading above the chart has it in full.
 //
@@ -25,9 +26,7 @@ import (
 // (dateFormat X) a milestone at 140 s would start at 0.14 s and be drawn
 // half way, at 70 s.
 func gantt(b *strings.Builder, tl budget.Timeline, rows []chartRow) {
-	b.WriteString("```mermaid\n")
-	fmt.Fprintf(b, "---\nconfig:\n  gantt:\n    leftPadding: %d\n---\n", labelColumn(rows))
-	b.WriteString("gantt\n")
+	fmt.Fprintf(b, "```mermaid\n%%%%{init: {\"gantt\": {\"leftPadding\": %d}}}%%%%\ngantt\n", labelColumn(rows))
 	fmt.Fprintf(b, "    title %s\n", mermaidText(title(tl.Name)))
 	b.WriteString("    dateFormat x\n    axisFormat %s\n")
 	section := ""
