@@ -1,8 +1,10 @@
 # sidecar-lifecycle: build, test and run the examples.
 #
 # Only Go is needed on a fresh machine: `make tools` installs kustomize and
-# Helm into bin/, and, with npm, the Mermaid packages the chart test runs
-# with node. The kpt example needs kpt on PATH.
+# Helm into bin/, with npm the Mermaid packages the chart tests run with
+# node, and with apt-get (sudo when not root) Debian's chromium, the
+# headless browser the charts are drawn in, and pre-commit. The kpt example
+# needs kpt on PATH.
 
 SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
@@ -36,7 +38,7 @@ MERMAID_FILES := internal/explain/testdata/mermaid
 FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamltext:FuzzResultsText
 FUZZTIME ?= 20s
 
-.PHONY: help build tools kustomize mermaid demo test verify e2e fuzz clean image image-test catalog-table
+.PHONY: help build tools kustomize mermaid chromium demo test verify e2e fuzz clean image image-test catalog-table
 
 help: ## List the targets
 	@echo "Targets:"
@@ -45,7 +47,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: kustomize mermaid ## Install kustomize v5.8.2, Helm 3, Helm 4 and (with npm) Mermaid into bin/, pre-commit, and check for kpt
+tools: kustomize mermaid chromium ## Install kustomize v5.8.2, Helm 3, Helm 4 and (with npm) Mermaid into bin/, chromium and pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -85,6 +87,18 @@ mermaid:
 		cp $(MERMAID_FILES)/package.json $(MERMAID_FILES)/package-lock.json $(MERMAID).tmp/ && \
 		(cd $(MERMAID).tmp && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --prefer-offline) && \
 		rm -rf $(MERMAID) && mv $(MERMAID).tmp $(MERMAID); \
+	fi
+
+# Debian's chromium, with the Liberation fonts (Arial's metrics), for the
+# test of internal/explain that draws the charts with Mermaid in a headless
+# browser; installed with apt-get when chromium is not on PATH. Without it
+# that test is skipped, and fails under CI=true.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium (Debian's package) for the chart test of internal/explain"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; \
 	fi
 
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function

@@ -22,7 +22,7 @@ func TestValidateExplain(t *testing.T) {
 		"2. `linkerd-proxy`: postStart", "3. `api`: container",
 		"| 30 | linkerd-proxy (sidecar): preStop ends; SIGTERM, it leaves |",
 		"| 40 | the grace period ends: SIGKILL to every container still running |",
-		"```mermaid\ngantt\n", "    preStop 30s :0, 30000\n", "    grace period ends :milestone, 40000, 40000\n",
+		"```mermaid\n%%{init: {\"gantt\": {\"leftPadding\": ", "}}}%%\ngantt\n", "    preStop 30s :0, 30000\n", "    grace period ends :milestone, 40000, 40000\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("explain.sh markdown lacks %q:\n%s", want, md)

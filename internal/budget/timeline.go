@@ -21,6 +21,13 @@ type Bar struct {
 	Breaks bool
 }
 
+// sends is the label of a load balancer's bar.
+const sends = "sends"
+
+// LoadBalancer says whether the bar is a load balancer's, which still
+// sends: its Row names the load balancer's resources.
+func (b Bar) LoadBalancer() bool { return b.Label == sends }
+
 // Mark is one moment of a pod's shutdown.
 type Mark struct {
 	// At is seconds after termination starts.
@@ -104,7 +111,7 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 		case r.Delay == 0:
 			continue
 		}
-		b := Bar{Row: r.Via, Label: "sends", End: r.Delay, Breaks: r.Delay > drain.Seconds && len(drain.Unknown) == 0 && !r.Default}
+		b := Bar{Row: r.Via, Label: sends, End: r.Delay, Breaks: r.Delay > drain.Seconds && len(drain.Unknown) == 0 && !r.Default}
 		tl.Bars = append(tl.Bars, b)
 		mark(r.Delay, b.Breaks, "%s stops sending (%s)", r.Via, r.Source)
 		if b.Breaks {
@@ -112,7 +119,7 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 		}
 	}
 	for i := range tl.Bars {
-		if b := &tl.Bars[i]; b.End > pod.Grace && b.Label != "sends" {
+		if b := &tl.Bars[i]; b.End > pod.Grace && !b.LoadBalancer() {
 			b.Breaks = true
 			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s of %s runs to %ds, past the grace period (%ds): kubelet kills it at %ds", b.Label, b.Row, b.End, pod.Grace, pod.Grace))
 		}

@@ -140,8 +140,10 @@ func TestIssueCase(t *testing.T) {
 
 // TestMermaid: the Markdown chart has a bar per preStop and load balancer,
 // from its start to its end in milliseconds, crit where the budget breaks,
-// and the grace deadline as a milestone (TestMermaidDrawsTheTimeline reads
-// the charts with Mermaid itself).
+// and the grace deadline as a milestone; the load balancer's row is
+// labelled short, and the table after the chart names its resources
+// (TestMermaidDrawsTheTimeline reads the charts with Mermaid itself,
+// TestBrowserDrawsTheChart draws them).
 func TestMermaid(t *testing.T) {
 	out := render(t, golden(t, "budget-issue-case"), explain.Markdown)
 	start := strings.Index(out, "```mermaid\n")
@@ -152,12 +154,15 @@ func TestMermaid(t *testing.T) {
 	chart := out[start : start+1+end]
 	for _, line := range []string{
 		"gantt", "dateFormat x", "axisFormat %s", "section linkerd-proxy", "preStop 30s :crit, 0, 30000",
-		"section myapp", "preStop 130s :0, 130000", "section Ingress shop/myapp → Service shop/myapp", "sends 300s :crit, 0, 300000",
+		"section myapp", "preStop 130s :0, 130000", "section load balancer 1", "sends 300s :crit, 0, 300000",
 		"grace period ends :milestone, 140000, 140000",
 	} {
 		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
 			t.Errorf("chart lacks %q:\n%s", line, chart)
 		}
+	}
+	if !strings.Contains(out, "```\n\n| chart row | container or load balancer |\n| --- | --- |\n| load balancer 1 | Ingress shop/myapp → Service shop/myapp |\n") {
+		t.Errorf("no table of chart rows after the chart:\n%s", out)
 	}
 	if !strings.HasPrefix(out, "# Termination budget\n") || !strings.Contains(out, "\n## Deployment shop/myapp\n") {
 		t.Errorf("no headings:\n%s", out)

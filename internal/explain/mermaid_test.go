@@ -81,9 +81,11 @@ type mermaidChart struct {
 	Tasks    []mermaidTask
 }
 
-// markdownDoc is the text of a Markdown document's parts as marked reads it.
+// markdownDoc is the text of a Markdown document's parts as marked reads it:
+// the cells of the shutdown tables, the rows of the tables of chart rows.
 type markdownDoc struct {
 	Headings, Quotes, Items, Cells []string
+	Rows                           [][]string
 }
 
 // checked is what check.mjs writes.
@@ -149,53 +151,95 @@ var mermaidBlock = regexp.MustCompile("(?s)```mermaid\n(.*?)```\n")
 // reads it, has a task per bar of the timeline from its start to its end
 // (a milestone where the duration is unknown, crit where the budget
 // breaks) and the grace deadline as a milestone at the grace period; the
-// title and section names Mermaid draws are the workload's and the
-// containers' names, whatever characters they hold.
+// title Mermaid draws is the workload's name, whatever characters it
+// holds (its start and "…" when long), and each section label, one per
+// row, is the container's name, or a label of at most 24 characters that
+// the table of chart rows after the chart gives with the row's name in
+// full (a load balancer's resources, a long name).
 func TestMermaidDrawsTheTimeline(t *testing.T) {
-	var charts []string
-	var want []mermaidChart
-	for _, name := range checkedInputs {
+	var charts, sections []string
+	var workloads []explain.Workload
+	for _, name := range append([]string{"budget-lb-aws"}, checkedInputs...) {
 		rl := input(t, name)
-		workloads, err := explain.Explain(rl)
+		wls, err := explain.Explain(rl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks := mermaidBlock.FindAllStringSubmatch(render(t, rl, explain.Markdown), -1)
-		if len(blocks) != len(workloads) {
-			t.Fatalf("%s: %d charts for %d workloads", name, len(blocks), len(workloads))
+		md := render(t, rl, explain.Markdown)
+		blocks := mermaidBlock.FindAllStringSubmatch(md, -1)
+		parts := strings.Split(md, "\n## ")[1:]
+		if len(blocks) != len(wls) || len(parts) != len(wls) {
+			t.Fatalf("%s: %d charts and %d sections for %d workloads", name, len(blocks), len(parts), len(wls))
 		}
-		for i, wl := range workloads {
+		for i := range wls {
 			charts = append(charts, blocks[i][1])
-			want = append(want, chartOf(wl))
+			sections = append(sections, "## "+parts[i])
 		}
+		workloads = append(workloads, wls...)
 	}
-	got := check(t, charts, nil).Charts
-	if len(got) != len(want) {
-		t.Fatalf("mermaid read %d charts, want %d", len(got), len(want))
+	out := check(t, charts, sections)
+	if len(out.Charts) != len(charts) || len(out.Markdown) != len(charts) {
+		t.Fatalf("mermaid read %d charts and marked %d sections, want %d", len(out.Charts), len(out.Markdown), len(charts))
 	}
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Errorf("chart %d as Mermaid reads it:\n%+v\nwant:\n%+v\nchart:\n%s", i, got[i], want[i], charts[i])
+	for i, wl := range workloads {
+		labels := map[string]string{} // row name -> its label
+		for _, row := range out.Markdown[i].Rows {
+			if len(row) != 2 || labels[row[1]] != "" {
+				t.Errorf("%s: chart row %q", wl.Name, row)
+				continue
+			}
+			labels[row[1]] = row[0]
+		}
+		want, got := chartOf(wl, labels), out.Charts[i]
+		if name, ok := strings.CutSuffix(got.Title, "…: shutdown"); ok && strings.HasPrefix(want.Title, name) {
+			want.Title = got.Title // a long name is cut
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("chart %d as Mermaid reads it:\n%+v\nwant:\n%+v\nchart:\n%s", i, got, want, charts[i])
+		}
+		for _, s := range out.Charts[i].Sections {
+			if n := len([]rune(s)); n > 24 {
+				t.Errorf("%s: section label %q has %d characters, more than 24", wl.Name, s, n)
+			}
+		}
+		rowOf := map[string]string{"deadline": ""} // section label -> its row
+		for j, b := range wl.Bars {
+			if b.LoadBalancer() && !strings.HasPrefix(labels[report.Escape(b.Row)], "load balancer ") {
+				t.Errorf("%s: load balancer %q is labelled %q", wl.Name, b.Row, labels[report.Escape(b.Row)])
+			}
+			section := want.Tasks[j].Section
+			if row, ok := rowOf[section]; ok && row != b.Row {
+				t.Errorf("%s: section label %q names both %q and %q", wl.Name, section, row, b.Row)
+			}
+			rowOf[section] = b.Row
 		}
 	}
 }
 
 // chartOf is the chart a workload's timeline should give: a task per bar,
-// then the grace deadline; the sections in that order, once each.
-func chartOf(wl explain.Workload) mermaidChart {
+// then the grace deadline; the sections in that order, once each, each
+// named by its label in labels, else by the row's name.
+func chartOf(wl explain.Workload, labels map[string]string) mermaidChart {
 	c := mermaidChart{Title: report.Escape(wl.Name) + ": shutdown"}
+	label := func(row string) string {
+		row = report.Escape(row)
+		if l, ok := labels[row]; ok {
+			return l
+		}
+		return row
+	}
 	section := func(name string) {
-		if name = report.Escape(name); !slices.Contains(c.Sections, name) {
+		if !slices.Contains(c.Sections, name) {
 			c.Sections = append(c.Sections, name)
 		}
 	}
 	for _, b := range wl.Bars {
-		task := mermaidTask{Section: report.Escape(b.Row), Task: fmt.Sprintf("%s %ds", b.Label, b.End-b.Start), Start: b.Start * 1000, End: b.End * 1000, Crit: b.Breaks}
+		task := mermaidTask{Section: label(b.Row), Task: fmt.Sprintf("%s %ds", b.Label, b.End-b.Start), Start: b.Start * 1000, End: b.End * 1000, Crit: b.Breaks}
 		if b.Unknown {
 			task.Task, task.Milestone = b.Label+", duration unknown", true
 		}
 		c.Tasks = append(c.Tasks, task)
-		section(b.Row)
+		section(task.Section)
 	}
 	c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: "grace period ends", Start: wl.Grace * 1000, End: wl.Grace * 1000, Milestone: true})
 	section("deadline")

@@ -62,8 +62,9 @@ func flag(on bool, s string) string {
 	return ""
 }
 
-// writeMarkdown writes each workload as a Markdown section with a table and
-// a Mermaid gantt chart. Text from the input is escaped for Markdown, and
+// writeMarkdown writes each workload as a Markdown section with a table, a
+// Mermaid gantt chart and, when the chart's labels shorten names, a table
+// of them. Text from the input is escaped for Markdown, and
 // for Mermaid in the chart.
 func writeMarkdown(w io.Writer, workloads []Workload) error {
 	var b strings.Builder
@@ -99,7 +100,9 @@ func writeMarkdown(w io.Writer, workloads []Workload) error {
 			fmt.Fprintf(&b, "| %d | %s |\n", m.At, text)
 		}
 		b.WriteString("\n")
-		gantt(&b, wl.Timeline)
+		rows := chartRows(wl.Bars)
+		gantt(&b, wl.Timeline, rows)
+		rowTable(&b, rows)
 		switch {
 		case len(wl.Breaks) == 0 && len(wl.CannotStart) > 0:
 			continue // the pod never runs: nothing to say of its termination budget

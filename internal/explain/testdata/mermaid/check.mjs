@@ -3,7 +3,8 @@
 // tasks as its parser reads them, start and end in milliseconds, and the
 // title and section names as its renderer draws them), and what marked, a
 // CommonMark and GitHub Flavored Markdown parser, makes of each document
-// (the text of its headings, block quotes, list items and table cells).
+// (the text of its headings, block quotes, list items and shutdown table
+// cells, and the rows of its tables of chart rows).
 // The explain tests compare both with the timelines.
 import { readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
@@ -53,7 +54,11 @@ async function markdown(list) {
   return list.map((md) => {
     const html = new JSDOM(marked.parse(md, { gfm: true })).window.document;
     const texts = (selector) => [...html.querySelectorAll(selector)].map((e) => e.textContent.trim());
-    return { headings: texts('h2'), quotes: texts('blockquote'), items: texts('li'), cells: texts('td') };
+    // The tables whose first column is headed so, by their rows' cells.
+    const tables = (heading) => [...html.querySelectorAll('table')]
+      .filter((table) => table.querySelector('th')?.textContent.trim() === heading)
+      .flatMap((table) => [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent.trim())));
+    return { headings: texts('h2'), quotes: texts('blockquote'), items: texts('li'), cells: tables('t (s)').flat(), rows: tables('chart row') };
   });
 }
 
