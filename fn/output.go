@@ -70,20 +70,20 @@ type outputs struct {
 	file  string
 }
 
-// outputs are the output flags, else the environment's (getenv):
-// SIDECAR_LIFECYCLE_OUTPUT and SIDECAR_LIFECYCLE_OUTPUT_FILE. Explain
-// reads neither.
+// outputs are the output flags, each else its variable in the
+// environment (getenv): SIDECAR_LIFECYCLE_OUTPUT and
+// SIDECAR_LIFECYCLE_OUTPUT_FILE. Explain reads neither.
 func (a args) outputs(getenv func(string) string) (outputs, error) {
 	if a.command == cmdExplain {
 		return outputs{format: output.Text}, nil
 	}
 	o := outputs{format: output.Text, file: a.outputFile}
+	if o.file == "" {
+		o.file = getenv(outputFileEnv)
+	}
 	name := a.output
 	if name == "" {
 		name = getenv(outputEnv)
-		if o.file == "" {
-			o.file = getenv(outputFileEnv)
-		}
 	}
 	if name == "" {
 		return o, nil
