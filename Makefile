@@ -33,12 +33,24 @@ HELM4 := $(BIN)/helm4/helm
 # its lock file.
 MERMAID := $(BIN)/mermaid
 MERMAID_FILES := internal/explain/testdata/mermaid
+# Microsoft's SARIF multitool and junit2json for fn's report tests, at the
+# versions of their lock file, and the OASIS SARIF 2.1.0 schema: go-sarif
+# v3 carries it, byte for byte the one of oasis-tcs/sarif-spec
+# (sarif-2.1/schema/sarif-schema-2.1.0.json), as a Go constant.
+REPORTS := $(BIN)/reports
+REPORTS_FILES := fn/testdata/reports
+SARIF_SCHEMA := $(BIN)/sarif-schema-2.1.0.json
+SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
 FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamltext:FuzzResultsText
 FUZZTIME ?= 20s
 
+<<<<<<< HEAD
 .PHONY: help build tools kustomize mermaid chromium demo test verify e2e fuzz clean image image-test catalog-table
+=======
+.PHONY: help build tools kustomize mermaid reports demo test verify e2e fuzz clean image image-test catalog-table
+>>>>>>> formats
 
 help: ## List the targets
 	@echo "Targets:"
@@ -47,7 +59,11 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
+<<<<<<< HEAD
 tools: kustomize mermaid chromium ## Install kustomize v5.8.2, Helm 3, Helm 4 and (with npm) Mermaid into bin/, chromium and pre-commit, and check for kpt
+=======
+tools: kustomize mermaid reports ## Install kustomize v5.8.2, Helm 3, Helm 4, (with npm) Mermaid and the report checkers into bin/, pre-commit, and check for kpt
+>>>>>>> formats
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -89,6 +105,7 @@ mermaid:
 		rm -rf $(MERMAID) && mv $(MERMAID).tmp $(MERMAID); \
 	fi
 
+<<<<<<< HEAD
 # Debian's chromium, with the Liberation fonts (Arial's metrics), for the
 # test of internal/explain that draws the charts with Mermaid in a headless
 # browser; installed with apt-get when chromium is not on PATH. Without it
@@ -99,6 +116,31 @@ chromium:
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; \
+=======
+# The packages of $(REPORTS_FILES)/package-lock.json, installed with npm
+# into bin/reports as the mermaid target does (the multitool's install
+# script only makes its binary executable: chmod does it), and the SARIF
+# schema, cut out of go-sarif's source from the module proxy. Without npm
+# the report tests are skipped, and fail under CI=true.
+reports:
+	@if ! command -v npm >/dev/null 2>&1; then \
+		echo "npm is not on PATH: the report tests of fn are skipped (they fail under CI=true)."; \
+	elif ! cmp -s $(REPORTS_FILES)/package-lock.json $(REPORTS)/package-lock.json || [ ! -f $(REPORTS)/node_modules/junit2json/package.json ]; then \
+		echo "installing $(REPORTS_FILES)/package-lock.json into $(REPORTS)"; \
+		rm -rf $(REPORTS).tmp && mkdir -p $(REPORTS).tmp && \
+		cp $(REPORTS_FILES)/package.json $(REPORTS_FILES)/package-lock.json $(REPORTS).tmp/ && \
+		(cd $(REPORTS).tmp && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --prefer-offline) && \
+		chmod u+x $(REPORTS).tmp/node_modules/@microsoft/sarif-multitool-*/Sarif.Multitool && \
+		rm -rf $(REPORTS) && mv $(REPORTS).tmp $(REPORTS); \
+	fi
+	@if [ ! -s $(SARIF_SCHEMA) ]; then \
+		echo "writing the SARIF 2.1.0 schema of $(SARIF_SCHEMA_MODULE) into $(SARIF_SCHEMA)"; \
+		dir=$$(go mod download -json $(SARIF_SCHEMA_MODULE) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p') && \
+		mkdir -p $(BIN) && \
+		awk 'f && /^`/ {exit} f {print} /^const schema = `/ {f=1; sub(/^const schema = `/, ""); if (length($$0)) print}' \
+			"$$dir/pkg/report/v210/sarif/schema.go" > $(SARIF_SCHEMA).tmp && \
+		[ -s $(SARIF_SCHEMA).tmp ] && mv $(SARIF_SCHEMA).tmp $(SARIF_SCHEMA); \
+>>>>>>> formats
 	fi
 
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function

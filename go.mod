@@ -4,6 +4,7 @@ go 1.26.3
 
 require (
 	github.com/kptdev/krm-functions-sdk/go/fn v1.0.3
+	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	k8s.io/api v0.36.1
 	k8s.io/apimachinery v0.36.1

@@ -37,6 +37,9 @@ type args struct {
 	inputs []string
 	// maxDocumentSize is the value of --max-document-size; empty without it.
 	maxDocumentSize string
+	// output is the value of --output, empty without it; outputFile that
+	// of --output-file.
+	output, outputFile string
 	// verb is the first argument when it is validate, mutate or explain:
 	// the run reads a plain stream (the inputs, or stdin), with --config or
 	// the defaults.
@@ -62,8 +65,9 @@ var errConfigFile = errors.New("--config needs a file: --config policy.yaml")
 
 // parseArgs reads the command line. A first argument validate, mutate or
 // explain is a verb over a plain stream. Flags and inputs come in any
-// order: --explain[=text|markdown] (explain's --format text|markdown) and
-// --config FILE (or --config=FILE) at most once each, and the files and
+// order: --explain[=text|markdown] (explain's --format text|markdown),
+// --config FILE (or --config=FILE), --output FORMAT and --output-file
+// PATH at most once each, and the files and
 // directories of the plain stream, read with the config or, without
 // --config, the defaults. --help, --version and --schema (and help,
 // version and schema as the first argument) stand alone. An unknown flag,
@@ -154,6 +158,17 @@ func parseArgs(list []string) (args, error) {
 				return args{}, err
 			}
 			a.maxDocumentSize = value
+		case name == "--output" || name == "--output-file":
+			if !hasValue {
+				if i+1 == len(list) {
+					return args{}, fmt.Errorf("%s needs a value: %s", name, outputExamples[name])
+				}
+				i++
+				value = list[i]
+			}
+			if err := a.setOutput(name, value); err != nil {
+				return args{}, err
+			}
 		case arg == "-":
 			return args{}, errors.New("read stdin by naming no input file, not \"-\"")
 		case strings.HasPrefix(arg, "-"):
@@ -163,6 +178,9 @@ func parseArgs(list []string) (args, error) {
 		default:
 			a.inputs = append(a.inputs, arg)
 		}
+	}
+	if err := a.checkOutput(); err != nil {
+		return args{}, err
 	}
 	if a.flag != "" && a.verb == "" && a.command != cmdExplain && (configSet || len(a.inputs) > 0) {
 		other := "--config"

@@ -53,6 +53,12 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		stderr.fail(err.Error())
 		return 1
 	}
+	out, err := a.outputs(os.Getenv)
+	if err != nil {
+		stderr.fail(err.Error())
+		return 1
+	}
+	stderr = out.lines(stderr)
 	switch {
 	case a.command == cmdHelp:
 		fmt.Fprint(stdout, usage)
@@ -71,23 +77,37 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	case a.command == cmdExplain:
 		return runExplain(a, stdin, stdout, stderr)
 	case a.plain():
-		return runPlain(a, opts, stdin, stdout, stderr)
+		return runPlain(a, opts, out, stdin, stdout, stderr)
 	}
-	rep, err := driver.ResourceListWith(stdin, stdout, opts)
-	if !rep.Shown { // kpt fn render shows them among the results
-		for _, r := range rep.Problems {
+	return runResourceList(opts, out, stdin, stdout, stderr)
+}
+
+// runResourceList is the KRM function: a ResourceList on stdin, edited to
+// stdout, or with a report format the report to stdout or its file.
+func runResourceList(opts driver.Options, out outputs, stdin io.Reader, stdout io.Writer, stderr lines) int {
+	manifests := stdout
+	if out.toStdout() {
+		manifests = io.Discard
+	}
+	var found findings
+	rep, err := driver.ResourceListWith(stdin, manifests, opts)
+	for _, r := range rep.Problems {
+		if !rep.Shown { // kpt fn render shows them among the results
 			stderr.result(r)
 		}
+		found.add(r, position{})
 	}
+	found.addWorkloads(rep.Workloads, func(int) position { return position{} })
 	switch {
 	case err == nil:
-		return 0
+		return out.write(&found, 0, stdout, stderr)
 	case brokenPipe(err):
 		return exitBrokenPipe
 	case !errors.Is(err, report.ErrResults):
 		stderr.fail(err.Error())
+		found.fail(err.Error(), position{})
 	case len(rep.Problems) > 0 && !rep.Shown:
 		stderr.note("nothing was changed")
 	}
-	return 1
+	return out.write(&found, 1, stdout, stderr)
 }

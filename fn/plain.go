@@ -25,22 +25,25 @@ import (
 // validate, which writes no manifests: its findings are its output. Every
 // error and warning about a resource or a place in the input names the
 // file and the line in it.
-func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, stderr lines) int {
+func runPlain(a args, opts driver.Options, out outputs, stdin io.Reader, stdout io.Writer, stderr lines) int {
 	cfg, err := readOptionalConfig(a.config)
 	if err != nil {
-		stderr.fail(err.Error())
-		return 1
+		return out.fail(err.Error(), stdout, stderr)
+	}
+	manifests := stdout
+	if a.verb == "validate" || out.toStdout() {
+		manifests = io.Discard
 	}
 	if a.verb == "validate" {
-		opts.Action, stdout = config.ActionValidate, io.Discard
+		opts.Action = config.ActionValidate
 	}
 	src, err := openInputs(a.inputs, stdin, stderr)
 	if err != nil {
-		stderr.fail(err.Error())
-		return 1
+		return out.fail(err.Error(), stdout, stderr)
 	}
 	defer src.close()
-	rep, err := driver.PlainStreamWith(cfg, src.reader(), stdout, opts)
+	var found findings
+	rep, err := driver.PlainStreamWith(cfg, src.reader(), manifests, opts)
 	for i, r := range rep.Problems {
 		line := 0
 		if i < len(rep.Lines) {
@@ -51,10 +54,12 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 			at = configPosition(a.config, cfg, r.Field.Path)
 		}
 		stderr.resultAt(r, at)
+		found.add(r, at)
 	}
+	found.addWorkloads(rep.Workloads, src.position)
 	switch {
 	case err == nil:
-		return 0
+		return out.write(&found, 0, stdout, stderr)
 	case brokenPipe(err):
 		return exitBrokenPipe
 	case errors.Is(err, report.ErrResults) && a.verb != "validate": // validate writes nothing anyway
@@ -63,8 +68,9 @@ func runPlain(a args, opts driver.Options, stdin io.Reader, stdout io.Writer, st
 	default:
 		msg, at := src.explain(err)
 		stderr.failAt(msg, at)
+		found.fail(msg, at)
 	}
-	return 1
+	return out.write(&found, 1, stdout, stderr)
 }
 
 // readOptionalConfig is readConfig, or nil (the defaults) for no file.

@@ -98,15 +98,29 @@ func resolved(dir string) string {
 // A relative path is taken from the working directory, as kustomize's
 // origin annotation (relative to the kustomization built, which is where
 // kustomize runs an exec function) is.
-func (l lines) githubPath(file string) string {
-	if l.workspace == "" {
+func (l lines) githubPath(file string) string { return l.under(l.workspace, file) }
+
+// reportPath is the file as a report names it: relative to the workspace
+// under GitHub Actions, else to the working directory, when it lies
+// there; else as given.
+func (l lines) reportPath(file string) string {
+	if l.workspace != "" {
+		return l.githubPath(file)
+	}
+	return l.under(l.dir, file)
+}
+
+// under is the file relative to root when it lies in root, else as given;
+// a relative file is taken from the working directory.
+func (l lines) under(root, file string) string {
+	if root == "" {
 		return file
 	}
 	abs := file
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(l.dir, file)
 	}
-	rel, err := filepath.Rel(l.workspace, abs)
+	rel, err := filepath.Rel(root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return file
 	}

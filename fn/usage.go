@@ -33,6 +33,16 @@ Usage:
 Flags come in any order; --help, --version and --schema stand alone. A verb
 (validate, mutate, explain) comes first.
 
+--output=text|github|sarif|junit|json (or SIDECAR_LIFECYCLE_OUTPUT) chooses
+how validate, mutate and a ResourceList run give their findings: text and
+github are the lines on stderr (github, the workflow commands, is the
+default under GITHUB_ACTIONS=true); sarif (SARIF 2.1.0, for code scanning),
+junit (JUnit XML) and json (the kpt results) are a report, on stdout, which
+then carries no manifests, or with --output-file=PATH (or
+SIDECAR_LIFECYCLE_OUTPUT_FILE; - for stdout) in that file, while stdout
+carries the manifests and stderr its lines as usual. The exit code is the same.
+  sidecar-lifecycle validate --output=sarif --output-file=results.sarif k8s/
+
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
 Each warning and error is also one line on stderr, for kustomize, which shows

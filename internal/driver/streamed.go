@@ -69,7 +69,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		return Report{}, err
 	}
 	defer out.close()
-	text, err := yamltext.ResultsText(closing)
+	text, err := yamltext.ResultsText(report.Untagged(closing))
 	if err != nil {
 		return Report{}, fmt.Errorf("encoding the results: %w", err)
 	}
@@ -83,7 +83,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 	if _, err := list.WriteTo(w); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
-	return newReport(append(out.problems, closing...), e.Shown())
+	return newReport(append(out.problems, closing...), e)
 }
 
 // splitAgrees reports whether the parser finds the skeleton's items key, and
@@ -243,7 +243,7 @@ func resultsText(results fn.Results) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, nil
 	}
-	text, err := yamltext.ResultsText(results)
+	text, err := yamltext.ResultsText(report.Untagged(results))
 	if err != nil {
 		return nil, fmt.Errorf("encoding the results: %w", err)
 	}

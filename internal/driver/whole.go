@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // whole is the whole-list path: it parses the ResourceList into one node
@@ -31,7 +32,7 @@ func whole(in []byte, w io.Writer) (rep Report, err error) {
 	if err := write(w, fc, out, results); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
-	return newReport(results, e.Shown())
+	return newReport(results, e)
 }
 
 // functionConfig is the ResourceList's functionConfig, or nil when it is
@@ -63,7 +64,7 @@ func write(w io.Writer, fc *yaml.RNode, items []*yaml.RNode, results fn.Results)
 		bw.FunctionConfig = fc
 	}
 	if len(results) > 0 {
-		b, err := yaml.Marshal(results)
+		b, err := yaml.Marshal(report.Untagged(results))
 		if err != nil {
 			return err
 		}

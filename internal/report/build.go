@@ -77,7 +77,7 @@ func (l *Log) Resolve(f Finding) Finding {
 // may be nil), with the finding's field when its path is known. The
 // finding's path must start from the item's root (see Log.Resolve).
 func Result(f Finding, ref *fn.ResourceRef, file *fn.File) *fn.Result {
-	r := &fn.Result{Message: f.Detail, Severity: f.Severity, ResourceRef: ref, File: file}
+	r := &fn.Result{Message: f.Detail, Severity: f.Severity, ResourceRef: ref, File: file, Tags: map[string]string{KindTag: string(f.Kind)}}
 	if f.Field.Path != "" {
 		r.Field = &fn.Field{Path: f.Field.Path, CurrentValue: f.Field.Current, ProposedValue: f.Field.Proposed}
 	}

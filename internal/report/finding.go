@@ -169,3 +169,37 @@ type Finder interface {
 	error
 	Finding() Finding
 }
+
+// KindTag is the tag of a result that holds its finding's kind, for the
+// report writers (see KindOf). The ResourceList's results are written
+// without it (see Untagged): they stay as they were.
+const KindTag = "kind"
+
+// KindOf is the kind of finding a result is, from its KindTag: empty for
+// a result built from no finding (the summary, a workload left to its
+// controller, a break of the termination budget said across items).
+func KindOf(r *fn.Result) Kind { return Kind(r.Tags[KindTag]) }
+
+// Untagged is the results without their KindTag, as a ResourceList
+// carries them: the results that have one are copied, the others shared.
+func Untagged(results fn.Results) fn.Results {
+	out := make(fn.Results, len(results))
+	for i, r := range results {
+		out[i] = r
+		if _, ok := r.Tags[KindTag]; !ok {
+			continue
+		}
+		c := *r
+		c.Tags = nil
+		for k, v := range r.Tags {
+			if k != KindTag {
+				if c.Tags == nil {
+					c.Tags = map[string]string{}
+				}
+				c.Tags[k] = v
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}
