@@ -46,11 +46,7 @@ SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamltext:FuzzResultsText
 FUZZTIME ?= 20s
 
-<<<<<<< HEAD
-.PHONY: help build tools kustomize mermaid chromium demo test verify e2e fuzz clean image image-test catalog-table
-=======
-.PHONY: help build tools kustomize mermaid reports demo test verify e2e fuzz clean image image-test catalog-table
->>>>>>> formats
+.PHONY: help build tools kustomize mermaid chromium reports demo test verify e2e fuzz clean image image-test catalog-table
 
 help: ## List the targets
 	@echo "Targets:"
@@ -59,11 +55,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-<<<<<<< HEAD
-tools: kustomize mermaid chromium ## Install kustomize v5.8.2, Helm 3, Helm 4 and (with npm) Mermaid into bin/, chromium and pre-commit, and check for kpt
-=======
-tools: kustomize mermaid reports ## Install kustomize v5.8.2, Helm 3, Helm 4, (with npm) Mermaid and the report checkers into bin/, pre-commit, and check for kpt
->>>>>>> formats
+tools: kustomize mermaid chromium reports ## Install kustomize v5.8.2, Helm 3, Helm 4, (with npm) Mermaid and the report checkers into bin/, chromium and pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -105,7 +97,6 @@ mermaid:
 		rm -rf $(MERMAID) && mv $(MERMAID).tmp $(MERMAID); \
 	fi
 
-<<<<<<< HEAD
 # Debian's chromium, with the Liberation fonts (Arial's metrics), for the
 # test of internal/explain that draws the charts with Mermaid in a headless
 # browser; installed with apt-get when chromium is not on PATH. Without it
@@ -116,7 +107,8 @@ chromium:
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; \
-=======
+	fi
+
 # The packages of $(REPORTS_FILES)/package-lock.json, installed with npm
 # into bin/reports as the mermaid target does (the multitool's install
 # script only makes its binary executable: chmod does it), and the SARIF
@@ -140,7 +132,6 @@ reports:
 		awk 'f && /^`/ {exit} f {print} /^const schema = `/ {f=1; sub(/^const schema = `/, ""); if (length($$0)) print}' \
 			"$$dir/pkg/report/v210/sarif/schema.go" > $(SARIF_SCHEMA).tmp && \
 		[ -s $(SARIF_SCHEMA).tmp ] && mv $(SARIF_SCHEMA).tmp $(SARIF_SCHEMA); \
->>>>>>> formats
 	fi
 
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function
