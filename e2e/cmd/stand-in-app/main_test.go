@@ -118,8 +118,11 @@ func TestTCPURLCountsAcceptedConnections(t *testing.T) {
 			ok++
 		case strings.Contains(e.Fields["error"], "connection refused"):
 			refused++
+		case strings.Contains(e.Fields["error"], "connection reset by peer"):
+			// A connection still in the listener's queue when it closes
+			// is reset, not refused.
 		default:
-			t.Errorf("request failed with %q, want connection refused", e.Fields["error"])
+			t.Errorf("request failed with %q, want connection refused (or reset, while the listener closes)", e.Fields["error"])
 		}
 	}
 	if ok == 0 || refused == 0 {
