@@ -277,6 +277,10 @@ func TestGitHubAction(t *testing.T) {
 		t.Fatalf("the manifest as committed: failed %v, want the job to fail with %q; act's output:\n%s", run.failed, annotation, run.output)
 	}
 	checkSARIFError(t, parseSARIF(t, run), "manifests/web.yaml", 15)
+	// act prints the job summary a step writes after "Summary - ".
+	if summary := "⚙  Summary - # Termination budget\n\n## Deployment shop/web"; !strings.Contains(run.output, summary) {
+		t.Errorf("no job summary %q in act's output", summary)
+	}
 
 	fixed := mustRun(t, dir, nil, functionBinary(), "mutate", "--config", "sidecar-lifecycle.yaml", "manifests/web.yaml")
 	writeFile(t, filepath.Join(dir, "manifests", "web.yaml"), fixed)
@@ -305,15 +309,28 @@ jobs:
           $(touch pwned) it's
           -web it's.yaml
         sarif-file: "reports/$(touch pwned) it's.sarif"
+    - id: report-only
+      if: always()
+      uses: sidecar-lifecycle/sidecar-lifecycle@v0.1.0
+      with:
+        paths: "$(touch pwned) it's"
+        fail-on-findings: false
+        summary: false
     - if: always()
-      run: cp -R . "$WORKSPACE_COPY"
+      env:
+        OUTCOME: ${{ steps.report-only.outcome }}
+        SARIF: ${{ steps.report-only.outputs.sarif-file }}
+      run: |
+        echo "report-only: $OUTCOME, $(basename "$SARIF")"
+        cp -R . "$WORKSPACE_COPY"
 `
 
 // TestGitHubActionInputsAreData runs the action through act with a config,
 // paths and a SARIF file named like shell commands: nothing is run (no file
 // pwned appears), and each name is read as it is: the policy's 30s sleep is
 // in the findings, the annotations name both files, the SARIF file is where
-// sarif-file says.
+// sarif-file says. A second run with fail-on-findings: false passes with
+// its report.
 func TestGitHubActionInputsAreData(t *testing.T) {
 	r := newActRunner(t)
 	dir := t.TempDir()
@@ -346,6 +363,14 @@ func TestGitHubActionInputsAreData(t *testing.T) {
 			}
 			return nil
 		})
+	}
+	// The second run, with the catalog's defaults, finds the proxy by its
+	// name, and passes.
+	if !strings.Contains(run.output, "recognised linkerd-proxy (linkerd) by its container name") {
+		t.Errorf("the run with the catalog's defaults reported no finding")
+	}
+	if reportOnly := "report-only: success, sidecar-lifecycle.sarif"; !strings.Contains(run.output, reportOnly) {
+		t.Errorf("no %q in act's output: fail-on-findings: false failed the step or wrote no report", reportOnly)
 	}
 	if _, err := os.Stat(filepath.Join(workspace, "reports", "$(touch pwned) it's.sarif")); err != nil {
 		t.Errorf("the SARIF file is not where sarif-file says: %v", err)
