@@ -1,8 +1,9 @@
 # sidecar-lifecycle: build, test and run the examples.
 #
 # Only Go is needed on a fresh machine: `make tools` installs kustomize,
-# Helm and act (a GitHub Actions runner) into bin/, and, with npm, the Mermaid packages the chart test runs
-# with node. The kpt example needs kpt on PATH.
+# Helm and act (a GitHub Actions runner) into bin/, and, with npm, the
+# Mermaid packages the chart test runs with node. The kpt example needs kpt
+# on PATH.
 
 SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
@@ -35,12 +36,20 @@ ACT := $(BIN)/act
 # its lock file.
 MERMAID := $(BIN)/mermaid
 MERMAID_FILES := internal/explain/testdata/mermaid
+# Microsoft's SARIF multitool and junit2json for fn's report tests, at the
+# versions of their lock file, and the OASIS SARIF 2.1.0 schema: go-sarif
+# v3 carries it, byte for byte the one of oasis-tcs/sarif-spec
+# (sarif-2.1/schema/sarif-schema-2.1.0.json), as a Go constant.
+REPORTS := $(BIN)/reports
+REPORTS_FILES := fn/testdata/reports
+SARIF_SCHEMA := $(BIN)/sarif-schema-2.1.0.json
+SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
 FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamltext:FuzzResultsText
 FUZZTIME ?= 20s
 
-.PHONY: help build tools kustomize act mermaid demo test verify e2e fuzz clean image image-test catalog-table
+.PHONY: help build tools kustomize act mermaid reports demo test verify e2e fuzz clean image image-test catalog-table
 
 help: ## List the targets
 	@echo "Targets:"
@@ -49,7 +58,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: kustomize act mermaid ## Install kustomize v5.8.2, Helm 3, Helm 4, act and (with npm) Mermaid into bin/, pre-commit, and check for kpt
+tools: kustomize act mermaid reports ## Install kustomize v5.8.2, Helm 3, Helm 4, act, (with npm) Mermaid and the report checkers into bin/, pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -95,6 +104,31 @@ mermaid:
 		cp $(MERMAID_FILES)/package.json $(MERMAID_FILES)/package-lock.json $(MERMAID).tmp/ && \
 		(cd $(MERMAID).tmp && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --prefer-offline) && \
 		rm -rf $(MERMAID) && mv $(MERMAID).tmp $(MERMAID); \
+	fi
+
+# The packages of $(REPORTS_FILES)/package-lock.json, installed with npm
+# into bin/reports as the mermaid target does (the multitool's install
+# script only makes its binary executable: chmod does it), and the SARIF
+# schema, cut out of go-sarif's source from the module proxy. Without npm
+# the report tests are skipped, and fail under CI=true.
+reports:
+	@if ! command -v npm >/dev/null 2>&1; then \
+		echo "npm is not on PATH: the report tests of fn are skipped (they fail under CI=true)."; \
+	elif ! cmp -s $(REPORTS_FILES)/package-lock.json $(REPORTS)/package-lock.json || [ ! -f $(REPORTS)/node_modules/junit2json/package.json ]; then \
+		echo "installing $(REPORTS_FILES)/package-lock.json into $(REPORTS)"; \
+		rm -rf $(REPORTS).tmp && mkdir -p $(REPORTS).tmp && \
+		cp $(REPORTS_FILES)/package.json $(REPORTS_FILES)/package-lock.json $(REPORTS).tmp/ && \
+		(cd $(REPORTS).tmp && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --prefer-offline) && \
+		chmod u+x $(REPORTS).tmp/node_modules/@microsoft/sarif-multitool-*/Sarif.Multitool && \
+		rm -rf $(REPORTS) && mv $(REPORTS).tmp $(REPORTS); \
+	fi
+	@if [ ! -s $(SARIF_SCHEMA) ]; then \
+		echo "writing the SARIF 2.1.0 schema of $(SARIF_SCHEMA_MODULE) into $(SARIF_SCHEMA)"; \
+		dir=$$(go mod download -json $(SARIF_SCHEMA_MODULE) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p') && \
+		mkdir -p $(BIN) && \
+		awk 'f && /^`/ {exit} f {print} /^const schema = `/ {f=1; sub(/^const schema = `/, ""); if (length($$0)) print}' \
+			"$$dir/pkg/report/v210/sarif/schema.go" > $(SARIF_SCHEMA).tmp && \
+		[ -s $(SARIF_SCHEMA).tmp ] && mv $(SARIF_SCHEMA).tmp $(SARIF_SCHEMA); \
 	fi
 
 demo: build kustomize ## Render examples/kustomize-exec with kustomize and the function

@@ -97,6 +97,7 @@ func runResourceList(opts driver.Options, out outputs, stdin io.Reader, stdout i
 		}
 		found.add(r, position{})
 	}
+	found.addWorkloads(rep.Workloads, func(int) position { return position{} })
 	switch {
 	case err == nil:
 		return out.write(&found, 0, stdout, stderr)

@@ -8,6 +8,7 @@ import (
 
 	krm "github.com/kptdev/krm-functions-sdk/go/fn"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/output"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
@@ -69,20 +70,20 @@ type outputs struct {
 	file  string
 }
 
-// outputs are the output flags, else the environment's (getenv):
-// SIDECAR_LIFECYCLE_OUTPUT and SIDECAR_LIFECYCLE_OUTPUT_FILE. Explain
-// reads neither.
+// outputs are the output flags, each else its variable in the
+// environment (getenv): SIDECAR_LIFECYCLE_OUTPUT and
+// SIDECAR_LIFECYCLE_OUTPUT_FILE. Explain reads neither.
 func (a args) outputs(getenv func(string) string) (outputs, error) {
 	if a.command == cmdExplain {
 		return outputs{format: output.Text}, nil
 	}
 	o := outputs{format: output.Text, file: a.outputFile}
+	if o.file == "" {
+		o.file = getenv(outputFileEnv)
+	}
 	name := a.output
 	if name == "" {
 		name = getenv(outputEnv)
-		if o.file == "" {
-			o.file = getenv(outputFileEnv)
-		}
 	}
 	if name == "" {
 		return o, nil
@@ -118,7 +119,25 @@ func (o outputs) lines(l lines) lines {
 // findings collects a run's findings for its report, each at its place
 // in the input.
 type findings struct {
-	list []output.Finding
+	list      []output.Finding
+	workloads []output.Workload
+}
+
+// addWorkloads takes the workloads a run counted, each at its place in
+// the input (at gives it from the workload's line), else at the file
+// its resourceRef's file annotation names.
+func (f *findings) addWorkloads(list []driver.Workload, at func(line int) position) {
+	for _, w := range list {
+		file := ""
+		if w.File != nil {
+			file = w.File.Path
+		}
+		p := at(w.Line)
+		if p.file != "" {
+			file = p.file
+		}
+		f.workloads = append(f.workloads, output.Workload{Ref: w.Ref, File: file, Line: p.line, Skipped: w.Skipped})
+	}
 }
 
 // add takes a warning or error result about a place in the input; the
@@ -143,7 +162,7 @@ func (o outputs) write(f *findings, code int, stdout io.Writer, stderr lines) in
 	if !o.format.Report() {
 		return code
 	}
-	run := output.Run{Version: Version(), Findings: f.list, URI: stderr.reportPath}
+	run := output.Run{Version: Version(), Findings: f.list, Workloads: f.workloads, URI: stderr.reportPath}
 	w := stdout
 	var file *os.File
 	if !o.toStdout() {

@@ -59,6 +59,11 @@ func TestOutputJSON(t *testing.T) {
 		t.Errorf("mutate --output-file: %d results, want none (no warning, no error): %s", len(results), written)
 	}
 
+	dash := runWith([]string{"mutate", "--output=json", "--output-file=-", app}, "", nil)
+	if dash.code != 0 || strings.Contains(dash.stdout, "kind: ConfigMap") || len(jsonReport(t, dash.stdout)) != 0 {
+		t.Errorf("mutate --output-file=-: code %d, want the report alone on stdout:\n%s", dash.code, dash.stdout)
+	}
+
 	in := listHead + "items:\n" + deployment("{containers: [{name: web}, {name: linkerd-proxy}]}") + "functionConfig: {apiVersion: fn.sidecar-lifecycle.dev/v1alpha1, kind: SidecarLifecycle, spec: {action: validate}}\n"
 	l := runWith([]string{"--output=json"}, in, nil)
 	results = jsonReport(t, l.stdout)
@@ -68,7 +73,8 @@ func TestOutputJSON(t *testing.T) {
 }
 
 // TestOutputEnvironment: SIDECAR_LIFECYCLE_OUTPUT and
-// SIDECAR_LIFECYCLE_OUTPUT_FILE stand for the flags, which win.
+// SIDECAR_LIFECYCLE_OUTPUT_FILE stand for the flags, each for its own;
+// the flags win.
 func TestOutputEnvironment(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"app.yaml": plainDeployment})
 	report := filepath.Join(dir, "report.json")
@@ -81,6 +87,13 @@ func TestOutputEnvironment(t *testing.T) {
 	}
 	if r := runWith([]string{"validate", "--output=text", filepath.Join(dir, "app.yaml")}, "", nil); r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "sidecar-lifecycle: error:") {
 		t.Errorf("--output=text over the environment: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	other := filepath.Join(dir, "other.json")
+	if r := runWith([]string{"validate", "--output=sarif", "--output-file", other, filepath.Join(dir, "app.yaml")}, "", nil); r.code != 1 || r.stdout != "" {
+		t.Errorf("--output=sarif --output-file over the environment: code %d, stdout %q", r.code, r.stdout)
+	}
+	if text, err := os.ReadFile(other); err != nil || !strings.Contains(string(text), `"version": "2.1.0"`) {
+		t.Errorf("--output=sarif --output-file over the environment wrote %v:\n%s", err, text)
 	}
 }
 

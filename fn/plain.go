@@ -56,6 +56,7 @@ func runPlain(a args, opts driver.Options, out outputs, stdin io.Reader, stdout 
 		stderr.resultAt(r, at)
 		found.add(r, at)
 	}
+	found.addWorkloads(rep.Workloads, src.position)
 	switch {
 	case err == nil:
 		return out.write(&found, 0, stdout, stderr)

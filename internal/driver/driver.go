@@ -15,6 +15,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
@@ -35,6 +36,18 @@ type Report struct {
 	// for a problem about no resource of the input. It is nil for a
 	// ResourceList.
 	Lines []int
+	// Workloads are the workloads the run counted, in input order, each
+	// with its line in a plain stream (0 in a ResourceList): what a
+	// report lists, findings or none.
+	Workloads []Workload
+}
+
+// Workload is a workload a run counted, and for a plain stream the input
+// line, from 1, where it starts.
+type Workload struct {
+	engine.Checked
+	// Line is the workload's line in the stream, or 0.
+	Line int
 }
 
 // Options tune a run.
@@ -50,10 +63,14 @@ type Options struct {
 	Action config.Action
 }
 
-// newReport is the Report of a run's results, with the error a run
-// returns for them.
-func newReport(results fn.Results, shown bool) (Report, error) {
-	return Report{Problems: report.Problems(results), Shown: shown}, report.ErrorOf(results)
+// newReport is the Report of a run's results and the workloads its
+// engine counted, with the error a run returns for them.
+func newReport(results fn.Results, e *engine.Engine) (Report, error) {
+	rep := Report{Problems: report.Problems(results), Shown: e.Shown()}
+	for _, c := range e.Checked() {
+		rep.Workloads = append(rep.Workloads, Workload{Checked: c})
+	}
+	return rep, report.ErrorOf(results)
 }
 
 // ResourceList reads a ResourceList from r, runs the function on it and

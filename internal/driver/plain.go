@@ -43,7 +43,7 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
 	e := engine.StartAs(cfgNode, opts.Action)
 	if e.ConfigErr() != nil {
-		return newReport(e.Close(), false)
+		return newReport(e.Close(), e)
 	}
 	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
 		Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
@@ -57,8 +57,11 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 		return Report{}, err
 	}
 	defer out.Close()
-	rep, err := newReport(append(pass.problems, closing...), e.Shown())
+	rep, err := newReport(append(pass.problems, closing...), e)
 	rep.Lines = append(pass.lines, pass.linesOf(report.Problems(closing))...)
+	for i := range rep.Workloads {
+		rep.Workloads[i].Line = pass.workloads[i]
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -75,6 +78,9 @@ type plainResults struct {
 	problems  fn.Results
 	lines     []int
 	resources map[string]int
+	// workloads is the line of each workload the engine counted, in its
+	// order (see engine.Engine.Checked).
+	workloads []int
 }
 
 // add takes the problems among a document's results, each at the line of
@@ -102,6 +108,18 @@ func (p *plainResults) addResources(d plainDocument) {
 		if _, seen := p.resources[ref]; !seen {
 			p.resources[ref] = line
 		}
+	}
+}
+
+// addWorkloads records the line of each workload the engine counted
+// since the last document: the document's, or a List entry's.
+func (p *plainResults) addWorkloads(d plainDocument, checked []engine.Checked) {
+	for _, c := range checked[len(p.workloads):] {
+		line := d.line
+		if l, ok := d.entries[refKey(c.Ref.Kind, c.Ref.Namespace, c.Ref.Name)]; ok {
+			line = l
+		}
+		p.workloads = append(p.workloads, line)
 	}
 }
 
@@ -160,6 +178,7 @@ func plainPass(docs *stream.Documents, e *engine.Engine) (*spool.Spool, *plainRe
 			if w != nil {
 				p.add(d, w.Results)
 				p.addResources(d)
+				p.addWorkloads(d, e.Checked())
 			}
 			for _, piece := range d.text {
 				if _, err := out.Write(piece); err != nil {

@@ -83,7 +83,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 	if _, err := list.WriteTo(w); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
-	return newReport(append(out.problems, closing...), e.Shown())
+	return newReport(append(out.problems, closing...), e)
 }
 
 // splitAgrees reports whether the parser finds the skeleton's items key, and

@@ -32,7 +32,7 @@ func whole(in []byte, w io.Writer) (rep Report, err error) {
 	if err := write(w, fc, out, results); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
-	return newReport(results, e.Shown())
+	return newReport(results, e)
 }
 
 // functionConfig is the ResourceList's functionConfig, or nil when it is

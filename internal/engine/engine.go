@@ -66,6 +66,8 @@ type Engine struct {
 	// decides, said once each in Close.
 	shared shared
 	shown  bool
+	// checked are the workloads counted, in input order.
+	checked []Checked
 }
 
 // errFirstFailure is returned by Add, with what to write, for the run's
@@ -145,6 +147,8 @@ type Edit struct {
 	// holds their edits, and result the List's own errors.
 	list    bool
 	entries []Edit
+	// workload reports that the item is a workload: it has a pod spec.
+	workload bool
 }
 
 // Failed reports whether the item failed: for a List, the List or any of
@@ -204,17 +208,17 @@ func (e *Engine) editItem(item *yaml.RNode) Edit {
 			r.outcome = outcomeFailed
 			r.Log.FailWith(err)
 		}
-		return Edit{input: item, result: r, member: m}
+		return Edit{input: item, result: r, member: m, workload: w != nil}
 	}
 	r := e.t.item(item, w, e.namespaces)
 	if r.fact != nil {
-		return Edit{input: item, result: r, fact: *r.fact, member: m}
+		return Edit{input: item, result: r, fact: *r.fact, member: m, workload: w != nil}
 	}
 	factOf := r.outcome
 	if factOf == outcomeFailed {
 		factOf = outcomeUntouched
 	}
-	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf, r.sidecars), member: m}
+	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf, r.sidecars), member: m, workload: w != nil}
 }
 
 // write sets what the run writes for the edit, as far as the run knows
@@ -295,7 +299,28 @@ func (e *Engine) count(ed Edit) {
 	e.summary.addItem(ed.result)
 	e.owners.add(ed.member)
 	e.shared.add(ed.input, ed.result.Log)
+	if ed.workload {
+		resRef, file := ref(ed.input)
+		left := ed.member != nil && ed.member.left
+		e.checked = append(e.checked, Checked{Ref: resRef, File: file, Skipped: left || ed.result.outcome == outcomeSkipped})
+	}
 }
+
+// Checked is a workload a run counted: its resourceRef and file, as its
+// results name them, and whether it was skipped (by an annotation, its
+// Namespace, or left to its controller) rather than checked.
+type Checked struct {
+	// Ref is the workload's resourceRef.
+	Ref *fn.ResourceRef
+	// File is the workload's file, as the orchestrator names it, or nil.
+	File *fn.File
+	// Skipped reports that the workload was left as it is.
+	Skipped bool
+}
+
+// Checked are the workloads the run counted, in input order (for a List,
+// its entries).
+func (e *Engine) Checked() []Checked { return e.checked }
 
 // Close returns the closing results: one per controller that workloads
 // were left to, one per warning the config or the catalog alone decides

@@ -92,6 +92,8 @@ type Run struct {
 	Version string
 	// Findings are the run's warnings and errors.
 	Findings []Finding
+	// Workloads are the workloads the run counted, in input order.
+	Workloads []Workload
 	// URI gives a finding's file as the report names it: relative to the
 	// repository's root where it lies in it (see fn's githubPath). Nil
 	// keeps the file as it is.
@@ -113,6 +115,8 @@ func Write(w io.Writer, f Format, run Run) error {
 		return writeJSON(w, run)
 	case SARIF:
 		return writeSARIF(w, run)
+	case JUnit:
+		return writeJUnit(w, run)
 	}
 	return fmt.Errorf("%s is not a report format", f)
 }
