@@ -241,23 +241,26 @@ func parseSARIF(t *testing.T, run actRun) sarifReport {
 	return report
 }
 
-// checkSARIFError checks that the report has an error result at file and
-// line whose rule is one of the run's rules.
-func checkSARIFError(t *testing.T, report sarifReport, file string, line int) {
+// checkSARIFError checks that the report has an error result of the rule
+// at file and line, and the rule among the run's rules.
+func checkSARIFError(t *testing.T, report sarifReport, rule, file string, line int) {
 	t.Helper()
-	rules := map[string]bool{}
-	for _, rule := range report.Runs[0].Tool.Driver.Rules {
-		rules[rule.ID] = true
+	known := false
+	for _, r := range report.Runs[0].Tool.Driver.Rules {
+		known = known || r.ID == rule
+	}
+	if !known {
+		t.Errorf("the SARIF file's rules: %+v, want one with id %q", report.Runs[0].Tool.Driver.Rules, rule)
 	}
 	for _, result := range report.Runs[0].Results {
 		for _, loc := range result.Locations {
 			if loc.PhysicalLocation.ArtifactLocation.URI == file && loc.PhysicalLocation.Region.StartLine == line &&
-				result.Level == "error" && rules[result.RuleID] {
+				result.Level == "error" && result.RuleID == rule {
 				return
 			}
 		}
 	}
-	t.Errorf("the SARIF file has no error result at %s:%d with a rule of the run; results: %+v", file, line, report.Runs[0].Results)
+	t.Errorf("the SARIF file has no error result of rule %q at %s:%d; results: %+v", rule, file, line, report.Runs[0].Results)
 }
 
 // TestGitHubAction runs examples/github-action/workflow.yml with a real
@@ -276,7 +279,8 @@ func TestGitHubAction(t *testing.T) {
 	if !run.failed || !strings.Contains(run.output, annotation) {
 		t.Fatalf("the manifest as committed: failed %v, want the job to fail with %q; act's output:\n%s", run.failed, annotation, run.output)
 	}
-	checkSARIFError(t, parseSARIF(t, run), "manifests/web.yaml", 15)
+	// The finding's kind is the rule: a change mutate would make.
+	checkSARIFError(t, parseSARIF(t, run), "edit", "manifests/web.yaml", 15)
 	// act prints the job summary a step writes after "Summary - ".
 	if summary := "⚙  Summary - # Termination budget\n\n## Deployment shop/web"; !strings.Contains(run.output, summary) {
 		t.Errorf("no job summary %q in act's output", summary)
