@@ -479,3 +479,23 @@ func TestOutputJUnit(t *testing.T) {
 		t.Errorf("ResourceList --output=junit: code %d, %+v, stdout:\n%s", l.code, list, l.stdout)
 	}
 }
+
+// TestOutputInputError: input the run cannot read is a report's finding
+// of kind input at its file and line, in SARIF and JUnit, and stderr
+// keeps its line.
+func TestOutputInputError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k8s/bad.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\nkind: [\n"})
+	env := map[string]string{"GITHUB_WORKSPACE": dir}
+	r := runWith([]string{"validate", "--output=sarif", filepath.Join(dir, "k8s")}, "", env)
+	results := readSARIF(t, []byte(r.stdout)).Runs[0].Results
+	if r.code != 1 || len(results) != 1 || !strings.Contains(r.stderr, "bad.yaml:6: not valid YAML") {
+		t.Fatalf("invalid YAML: code %d, stderr %q, stdout:\n%s", r.code, r.stderr, r.stdout)
+	}
+	if uri, line, _ := results[0].where(); results[0].RuleID != "input" || results[0].Level != "error" || uri != "k8s/bad.yaml" || line != 6 {
+		t.Errorf("invalid YAML in SARIF: %s %s at %s:%d", results[0].RuleID, results[0].Level, uri, line)
+	}
+	j := runWith([]string{"validate", "--output=junit", filepath.Join(dir, "k8s")}, "", env)
+	if j.code != 1 || !strings.Contains(j.stdout, `<failure message="not valid YAML: did not find expected node content" type="input">k8s/bad.yaml:6</failure>`) {
+		t.Errorf("invalid YAML in JUnit: code %d:\n%s", j.code, j.stdout)
+	}
+}

@@ -94,7 +94,11 @@ func sarifResult(f Finding, ruleIndex int, run Run, seen map[string]int) *sarif.
 	if loc.PhysicalLocation != nil || len(loc.LogicalLocations) > 0 {
 		res.AddLocation(loc)
 	}
-	print := fingerprint(kind, logical, fieldPath(f.Result))
+	identity := logical
+	if identity == "" { // about no resource: the input file is what it is about
+		identity = "file:" + run.uri(f.File)
+	}
+	print := fingerprint(kind, identity, fieldPath(f.Result))
 	seen[print]++
 	if n := seen[print]; n > 1 { // the same finding again in this run
 		print += ":" + strconv.Itoa(n)
@@ -222,8 +226,8 @@ func container(path string) string {
 	return name
 }
 
-// fingerprint is the hash of a finding's kind, logical location and
-// field, in hex.
+// fingerprint is the hash of a finding's kind, logical location (for a
+// finding about no resource, its file) and field, in hex.
 func fingerprint(k report.Kind, logical, field string) string {
 	sum := sha256.Sum256([]byte(string(k) + "\x00" + logical + "\x00" + field))
 	return hex.EncodeToString(sum[:16])
