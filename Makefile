@@ -1,10 +1,10 @@
 # sidecar-lifecycle: build, test and run the examples.
 #
-# Only Go is needed on a fresh machine: `make tools` installs kustomize and
-# Helm into bin/, with npm the Mermaid packages the chart tests run with
-# node, and with apt-get (sudo when not root) Debian's chromium, the
-# headless browser the charts are drawn in, and pre-commit. The kpt example
-# needs kpt on PATH.
+# Only Go is needed on a fresh machine: `make tools` installs kustomize,
+# Helm and act (a GitHub Actions runner) into bin/, with npm the Mermaid
+# packages the chart tests run with node and the report checkers, and with
+# apt-get (sudo when not root) Debian's chromium, the headless browser the
+# charts are drawn in, and pre-commit. The kpt example needs kpt on PATH.
 
 SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
@@ -29,6 +29,10 @@ HELM3_VERSION := v3.22.0
 HELM4_VERSION := v4.3.1
 HELM3 := $(BIN)/helm3/helm
 HELM4 := $(BIN)/helm4/helm
+# nektos/act, a GitHub Actions runner, for the test of action.yml
+# (examples/action_test.go): it runs the action on this host.
+ACT_VERSION := v0.2.82
+ACT := $(BIN)/act
 # Mermaid and marked for internal/explain's chart test, at the versions of
 # its lock file.
 MERMAID := $(BIN)/mermaid
@@ -46,7 +50,7 @@ SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamltext:FuzzResultsText
 FUZZTIME ?= 20s
 
-.PHONY: help build tools kustomize mermaid chromium reports demo test verify e2e fuzz clean image image-test catalog-table
+.PHONY: help build tools kustomize act mermaid chromium reports demo test verify e2e fuzz clean image image-test catalog-table
 
 help: ## List the targets
 	@echo "Targets:"
@@ -55,7 +59,7 @@ help: ## List the targets
 build: ## Build bin/sidecar-lifecycle
 	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
-tools: kustomize mermaid chromium reports ## Install kustomize v5.8.2, Helm 3, Helm 4, (with npm) Mermaid and the report checkers into bin/, chromium and pre-commit, and check for kpt
+tools: kustomize act mermaid chromium reports ## Install kustomize v5.8.2, Helm 3, Helm 4, act, (with npm) Mermaid and the report checkers into bin/, chromium and pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
 		echo "installing helm $(HELM3_VERSION) into $(BIN)/helm3"; \
 		GOBIN=$(BIN)/helm3 go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM3_VERSION)" \
@@ -81,6 +85,12 @@ kustomize:
 	@if [ "$$($(KUSTOMIZE) version 2>/dev/null)" != "$(KUSTOMIZE_VERSION)" ]; then \
 		echo "installing kustomize $(KUSTOMIZE_VERSION) into $(BIN)"; \
 		GOBIN=$(BIN) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
+	fi
+
+act:
+	@if [ "$$($(ACT) --version 2>/dev/null)" != "act version $(ACT_VERSION:v%=%)" ]; then \
+		echo "installing act $(ACT_VERSION) into $(BIN)"; \
+		GOBIN=$(BIN) go install github.com/nektos/act@$(ACT_VERSION); \
 	fi
 
 # The packages of $(MERMAID_FILES)/package-lock.json, installed with npm
