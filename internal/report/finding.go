@@ -49,13 +49,16 @@ const (
 	KindMeshAnnotation Kind = "mesh-annotation"
 	// KindConfig is a field of the functionConfig that is not valid.
 	KindConfig Kind = "config"
+	// KindKubelet is a field that a kubelet of the input's Nodes does not
+	// serve, or what the run read of the Nodes' kubelets.
+	KindKubelet Kind = "kubelet-version"
 )
 
 // Kinds are every kind of finding, in the order docs/results.md lists
 // them.
 func Kinds() []Kind {
 	return []Kind{KindEdit, KindRecognition, KindFieldValue, KindInput, KindPlacement, KindHook,
-		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig}
+		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig, KindKubelet}
 }
 
 // Base is what a Field's path starts from.
