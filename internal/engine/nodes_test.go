@@ -11,6 +11,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/kubelet"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -69,24 +70,40 @@ func TestVersionBoundaries(t *testing.T) {
 }
 
 // TestNeverWritesUnserved: at every version, in every mode that runs
-// there, with exit delays for the sidecar and the application, the output
-// uses no field that a kubelet of that version does not serve.
+// there, for every sidecar of the catalog with exit delays for the sidecar
+// and the application, the output uses no field that a kubelet of that
+// version does not serve; and from 1.30 on, the delays are sleep actions.
 func TestNeverWritesUnserved(t *testing.T) {
-	for minor := 26; minor <= 36; minor++ {
-		for _, mode := range []string{"ordered", "auto", "native"} {
-			if mode == "native" && minor < config.NativeSidecarMinor {
-				continue
-			}
-			cfg := header + fmt.Sprintf("spec: {kubernetesVersion: \"1.%d\", mode: %s, app: {drainDelay: 5s}, sidecars: [{preset: linkerd, waitBeforeExit: 30s}, {preset: istio}]}\n", minor, mode)
-			pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: app}, {name: linkerd-proxy}, {name: istio-proxy, image: docker.io/istio/proxyv2:1.27.1}]\n"
-			out, results := engine.New(krmtest.Config(t, cfg)).Transform(items(t, pod))
-			used := kubelet.Uses(podSpec(t, out))
-			if len(used) == 0 && minor >= config.SleepActionMinor {
-				t.Errorf("1.%d %s: no sleep action written\n%s", minor, mode, messages(results))
-			}
-			for _, u := range used {
-				if u.Feature.Minor() > minor {
-					t.Errorf("1.%d %s: wrote %s at %s[name=%s].%s, served from 1.%d", minor, mode, u.Feature.ID, u.List, u.Container, strings.Join(u.Path, "."), u.Feature.Minor())
+	for _, e := range preset.Builtin() {
+		if len(e.Containers) == 0 {
+			continue
+		}
+		image := "example.com/sidecar"
+		if len(e.Images) > 0 {
+			image = strings.ReplaceAll(strings.TrimPrefix(e.Images[0].Pattern, "**/"), "*", "x")
+		}
+		pod := fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: app, image: shop/app:1}, {name: %s, image: %q}]\n", e.Containers[0].Name, image+":9.99.9")
+		for minor := 26; minor <= 36; minor++ {
+			for _, mode := range []string{"ordered", "auto", "native"} {
+				if mode == "native" && minor < config.NativeSidecarMinor {
+					continue
+				}
+				cfg := header + fmt.Sprintf("spec: {kubernetesVersion: \"1.%d\", mode: %s, app: {drainDelay: 5s}, sidecars: [{preset: %s, waitBeforeExit: 30s}]}\n", minor, mode, e.Name)
+				loaded, err := config.LoadBytes([]byte(cfg))
+				if err != nil {
+					continue // a preset whose image has no sleep, below 1.30
+				}
+				out, results := engine.New(loaded).Transform(items(t, pod))
+				used := kubelet.Uses(podSpec(t, out))
+				sleeps := false
+				for _, u := range used {
+					sleeps = sleeps || u.Feature.ID == kubelet.SleepAction
+					if u.Feature.Minor() > minor {
+						t.Errorf("%s 1.%d %s: wrote %s at %s[name=%s].%s, served from 1.%d", e.Name, minor, mode, u.Feature.ID, u.List, u.Container, strings.Join(u.Path, "."), u.Feature.Minor())
+					}
+				}
+				if !sleeps && minor >= config.SleepActionMinor {
+					t.Errorf("%s 1.%d %s: no sleep action written\n%s", e.Name, minor, mode, messages(results))
 				}
 			}
 		}
