@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -76,7 +77,7 @@ func (e *Engine) checkKubelets(item *yaml.RNode, w *workload.Workload, r *itemRe
 	if err != nil || spec == nil {
 		return
 	}
-	for _, u := range kubelet.Uses(spec) {
+	for _, u := range e.uses(pw, spec, r.injected) {
 		old := e.kubelets.nodes.Below(u.Feature.Minor())
 		if len(old) == 0 {
 			continue
@@ -88,11 +89,41 @@ func (e *Engine) checkKubelets(item *yaml.RNode, w *workload.Workload, r *itemRe
 		if !e.t.Config.Spec.VersionAuto() {
 			fix = fmt.Sprintf(" (kubernetesVersion auto, or 1.%d, makes the function write only what they serve)", oldestMinor(e.kubelets.nodes))
 		}
-		r.Log.Breaks = append(r.Log.Breaks, report.NewFinding(report.KindKubelet, fn.Warning, report.Container(u.List, u.Container, u.Path...),
+		r.Log.Breaks = append(r.Log.Breaks, report.NewFinding(report.KindKubelet, fn.Warning, u.field,
 			"%s, which kubelets serve from 1.%d on (feature gate %s on by default): %d of the input's %s %s an older kubelet: %s; "+
 				"upgrade their kubelets or keep the workload off them%s",
-			u.Feature.Title, u.Feature.Minor(), u.Feature.Gate, len(old), countNodes(len(e.kubelets.nodes)), runs, old.Names(), fix))
+			u.title, u.Feature.Minor(), u.Feature.Gate, len(old), countNodes(len(e.kubelets.nodes)), runs, old.Names(), fix))
 	}
+}
+
+// use is a field of a workload that a kubelet serves from some version on,
+// at the field a finding names, with what a message calls it.
+type use struct {
+	kubelet.Feature
+	field report.Field
+	title string
+}
+
+// uses are the fields of the pod spec that kubelets serve from some
+// version on, and the native sidecars that the injectors adding sidecars
+// at admission (injected, by preset) write because the workload's native
+// switch asks for them.
+func (e *Engine) uses(w *workload.Workload, spec *yaml.RNode, injected []string) []use {
+	var out []use
+	for _, u := range kubelet.Uses(spec) {
+		out = append(out, use{u.Feature, report.Container(u.List, u.Container, u.Path...), u.Feature.Title})
+	}
+	for _, p := range e.t.sidecarEntries().presets {
+		if !slices.Contains(injected, p.Name) {
+			continue
+		}
+		if key, v, off := p.NativeSwitch(w); key != "" && !off {
+			native := kubelet.ByID(kubelet.NativeSidecar)
+			out = append(out, use{native, report.Annotation(key).Values(v, nil),
+				fmt.Sprintf("a native sidecar (annotation %s: %q makes the %s injector add its sidecar as one)", key, v, p.Name)})
+		}
+	}
+	return out
 }
 
 // countNodes is "1 Node" or "n Nodes".

@@ -213,3 +213,34 @@ func TestUnservedFieldsReported(t *testing.T) {
 		t.Errorf("a Node whose version does not read:\n%s", all)
 	}
 }
+
+// TestInjectedNativeSidecarReported: a sidecar added at admission is a
+// native sidecar when the workload's annotation switches its injector to
+// native: a Node whose kubelet does not serve native sidecars is named; a
+// switch that turns native off, or a kubelet that serves them, is not.
+func TestInjectedNativeSidecarReported(t *testing.T) {
+	deployment := func(native string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  template:\n    metadata:\n      annotations:\n" +
+			"        linkerd.io/inject: enabled\n        config.linkerd.io/proxy-enable-native-sidecar: \"" + native + "\"\n    spec:\n      containers: [{name: app}]\n"
+	}
+	const want = `a native sidecar (annotation config.linkerd.io/proxy-enable-native-sidecar: "true" makes the linkerd injector add its sidecar as one), which kubelets serve from 1.29 on`
+	cfg := header + "spec: {action: validate}\n"
+	for _, tc := range []struct {
+		kubelet, native string
+		reported        bool
+	}{
+		{"v1.28.15", "true", true},
+		{"v1.28.15", "false", false},
+		{"v1.29.0", "true", false},
+	} {
+		_, results := engine.New(krmtest.Config(t, cfg)).Transform(items(t, nodeDoc("pool-b", tc.kubelet), deployment(tc.native)))
+		found := false
+		for _, r := range results {
+			found = found || (r.Severity == fn.Error && strings.HasPrefix(r.Message, want) && strings.Contains(r.Message, `"pool-b" (v1.28.15)`) &&
+				r.Field != nil && r.Field.Path == "spec.template.metadata.annotations[config.linkerd.io/proxy-enable-native-sidecar]")
+		}
+		if found != tc.reported {
+			t.Errorf("kubelet %s, native switch %s: reported %v, want %v:\n%s", tc.kubelet, tc.native, found, tc.reported, messages(results))
+		}
+	}
+}
