@@ -20,8 +20,8 @@ import (
 type kubelets struct {
 	// nodes are the Nodes whose kubelet version reads.
 	nodes kubelet.Nodes
-	// unread are the problems of the Nodes whose version does not.
-	unread []string
+	// unread are the warnings about the Nodes whose version does not.
+	unread fn.Results
 	// followed is set when kubernetesVersion auto followed the oldest.
 	followed *kubelet.Node
 }
@@ -30,7 +30,9 @@ type kubelets struct {
 func (k *kubelets) note(item *yaml.RNode) {
 	n, err := kubelet.ReadNode(item)
 	if err != nil {
-		k.unread = append(k.unread, err.Error())
+		r, file := ref(item)
+		k.unread = append(k.unread, report.Result(report.NewFinding(report.KindKubelet, fn.Warning, report.At("status.nodeInfo.kubeletVersion"),
+			"%v: it is not counted among the kubelets", err), r, file))
 		return
 	}
 	k.nodes = append(k.nodes, n)
@@ -145,11 +147,7 @@ func oldestMinor(nodes kubelet.Nodes) int {
 // whose kubelet version does not read, and with kubernetesVersion auto an
 // info saying which version the run followed.
 func (e *Engine) kubeletResults() fn.Results {
-	var out fn.Results
-	for _, msg := range e.kubelets.unread {
-		out = append(out, report.Result(report.NewFinding(report.KindKubelet, fn.Warning, report.At("status.nodeInfo.kubeletVersion"),
-			"%s: it is not counted among the kubelets", msg), nil, nil))
-	}
+	out := append(fn.Results(nil), e.kubelets.unread...)
 	if e.t == nil || !e.t.Config.Spec.VersionAuto() {
 		return out
 	}

@@ -49,7 +49,7 @@ func node(t *testing.T, name, version string) *yaml.RNode {
 }
 
 // TestReadNode: a kubelet version reads with what distributions add after
-// the patch; one that is not 1.N is an error naming the Node.
+// the patch; one that is not 1.N, or none, is an error.
 func TestReadNode(t *testing.T) {
 	for version, minor := range map[string]int{"v1.34.1": 34, "v1.30.4+k3s1": 30, "v1.29.10-eks-59bf375": 29, "v1.28.3-gke.1203001": 28, "1.31": 31} {
 		n, err := kubelet.ReadNode(node(t, "a", version))
@@ -57,9 +57,9 @@ func TestReadNode(t *testing.T) {
 			t.Errorf("ReadNode(%s) = %+v, %v; want minor %d", version, n, err, minor)
 		}
 	}
-	for _, bad := range []string{"v2.0.0", "latest", "{}"} {
-		if _, err := kubelet.ReadNode(node(t, "b", bad)); err == nil || !strings.Contains(err.Error(), `Node "b"`) {
-			t.Errorf("ReadNode(%s): %v, want an error naming the Node", bad, err)
+	for bad, want := range map[string]string{"v2.0.0": `"v2.0.0" is not a Kubernetes 1.N version`, "latest": `"latest" is not`, "{}": "it has no status.nodeInfo.kubeletVersion"} {
+		if _, err := kubelet.ReadNode(node(t, "b", bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadNode(%s): %v, want an error saying %s", bad, err, want)
 		}
 	}
 	if !kubelet.IsNode(node(t, "a", "v1.30.0")) {

@@ -30,18 +30,18 @@ func IsNode(item *yaml.RNode) bool {
 	return item.GetKind() == "Node" && item.GetApiVersion() == "v1"
 }
 
-// ReadNode reads a Node item's kubelet version; an error when the Node
-// gives none that reads as a Kubernetes 1.N version.
+// ReadNode reads a Node item's kubelet version; an error, which does not
+// name the Node, when it gives none that reads as a Kubernetes 1.N version.
 func ReadNode(item *yaml.RNode) (Node, error) {
 	n := Node{Name: item.GetName()}
 	v, err := item.Pipe(yaml.Lookup("status", "nodeInfo", "kubeletVersion"))
 	if err != nil || v == nil || v.YNode().Kind != yaml.ScalarNode {
-		return n, fmt.Errorf("Node %q has no status.nodeInfo.kubeletVersion", n.Name)
+		return n, fmt.Errorf("it has no status.nodeInfo.kubeletVersion")
 	}
 	n.Version = v.YNode().Value
 	m := kubeletVersion.FindStringSubmatch(n.Version)
 	if m == nil {
-		return n, fmt.Errorf("Node %q: status.nodeInfo.kubeletVersion %q is not a Kubernetes 1.N version", n.Name, n.Version)
+		return n, fmt.Errorf("status.nodeInfo.kubeletVersion %q is not a Kubernetes 1.N version", n.Version)
 	}
 	n.Minor, _ = strconv.Atoi(m[1]) // at most 4 digits
 	return n, nil
