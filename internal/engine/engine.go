@@ -197,8 +197,9 @@ func (ed Edit) Entries() []Edit {
 
 // Edit edits one item and prepares what to write for it. It never changes
 // the item, and it may be called from several goroutines once every
-// Namespace has been noted. A List's entries are edited as items (see
-// editList); a workload a controller owns is left to it (see member).
+// Namespace and Node has been noted and the notes settled (see Settle).
+// A List's entries are edited as items (see editList); a workload a
+// controller owns is left to it (see member).
 func (e *Engine) Edit(item *yaml.RNode) Edit {
 	e.Settle()
 	if e.cfgErr != nil {
