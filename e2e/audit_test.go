@@ -93,7 +93,7 @@ func TestAudit(t *testing.T) {
 }
 
 // auditKinds are what the audit command of docs/usage.md lists.
-const auditKinds = "deployments,statefulsets,daemonsets,replicasets,replicationcontrollers,jobs,cronjobs,pods"
+const auditKinds = "nodes,deployments,statefulsets,daemonsets,replicasets,replicationcontrollers,jobs,cronjobs,pods"
 
 // auditorLimits checks, where the cluster enforces RBAC, that the auditor
 // may list every kind the audit reads and may neither read Secrets nor

@@ -21,7 +21,7 @@ var (
 	scenarioOrder = []string{"start-up", "shutdown", "budget", "job", "api-server", "audit",
 		"csql-start-up", "csql-shutdown", "csql-env", "csql-job", "alloydb-start-up", "alloydb-shutdown", "alloydb-job", "oauth2-proxy-shutdown",
 		"csql-offline", "alloydb-offline", "oauth2-proxy-offline"}
-	variantOrder = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken", "live", "rbac", "all"}
+	variantOrder = []string{"unmodified", "ordered", "short-exit", "auto", "native", "examples", "broken", "live", "rbac", "nodes", "all"}
 )
 
 type table struct {

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -116,4 +118,49 @@ func checkGoldenText(t *testing.T, path, got string) {
 	if want := readFile(t, path); want != got {
 		t.Errorf("output differs from %s (- expected, + got; UPDATE_GOLDEN=1 rewrites it):\n%s", path, diff(want, got))
 	}
+}
+
+// TestAuditNodes runs the node-aware audit of examples/audit as its README
+// does: the policy (kubernetesVersion auto) on nodes.yaml, where one of
+// three Nodes still runs a 1.28 kubelet, fails with exit code 1 and the
+// committed stderr, which names Deployment reports and that Node for its
+// native sidecar and its preStop sleep; the results say the run followed
+// 1.28. Without the old Node the same policy passes.
+func TestAuditNodes(t *testing.T) {
+	dir := workDir(t, "audit-nodes")
+	copyDir(t, "audit", dir)
+	env := toolsOnPath(t, functionBinary())
+
+	stdout, stderr, err := run(t, dir, env, "sh", "-c", "sidecar-lifecycle validate --config policy.yaml nodes.yaml")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || stdout != "" {
+		t.Fatalf("the audit of nodes.yaml: %v, %d bytes on stdout; want exit code 1 and none\nstderr:\n%s", err, len(stdout), stderr)
+	}
+	checkGoldenText(t, filepath.Join("audit", "expected", "nodes.txt"), stderr)
+
+	// As a KRM function, the closing results say which version auto took.
+	rl := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n" + indent(readFile(t, filepath.Join(dir, "policy.yaml"))) +
+		"items:\n- " + strings.TrimPrefix(indent(readFile(t, filepath.Join(dir, "nodes.yaml"))), "  ")
+	writeFiles(t, dir, map[string]string{"rl.yaml": rl})
+	out, _, _ := run(t, dir, env, "sh", "-c", "sidecar-lifecycle <rl.yaml")
+	// (the message is single-quoted YAML: its apostrophe doubled)
+	if want := `kubernetesVersion auto: 1.28, the oldest kubelet among the input''s 3 Nodes: "pool-old-1" (v1.28.15-eks-4f4795d)`; !strings.Contains(out, want) {
+		t.Errorf("the ResourceList's results have no %q:\n%s", want, out)
+	}
+
+	node, err := yaml.Parse(readFile(t, filepath.Join(dir, "nodes.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := node.Field("items").Value.YNode()
+	items.Content = slices.DeleteFunc(items.Content, func(n *yaml.Node) bool { return yaml.NewRNode(n).GetName() == "pool-old-1" })
+	writeFiles(t, dir, map[string]string{"upgraded.yaml": node.MustString()})
+	if _, stderr := mustRunBoth(t, dir, env, "sidecar-lifecycle validate --config policy.yaml upgraded.yaml"); stderr != "" {
+		t.Errorf("the audit without the 1.28 Node reports:\n%s", stderr)
+	}
+}
+
+// indent indents every line of text by two spaces.
+func indent(text string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n  ") + "\n"
 }

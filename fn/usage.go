@@ -95,7 +95,7 @@ functionConfig (every field optional):
   apiVersion: fn.sidecar-lifecycle.dev/v1alpha1
   kind: SidecarLifecycle
   spec:
-    kubernetesVersion: "1.30"   # oldest cluster the output must run on
+    kubernetesVersion: "1.30"   # oldest kubelet the output runs on; auto: the input's Nodes
     mode: ordered               # ordered | native | auto
     action: mutate              # mutate | validate
     targets: {include: [], exclude: []}  # kind, group, version, name, namespace

@@ -87,7 +87,7 @@ func ResourceList(r io.Reader, w io.Writer) (Report, error) {
 
 // ResourceListWith is ResourceList with options.
 func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
+	in, err := stream.Read(r, stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -104,27 +104,28 @@ func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
 	return whole(data, w)
 }
 
-// mayNameNamespace marks the item lines that could make an item a Namespace:
-// the word itself, or a backslash (a double-quoted escape could spell it).
-// Such items are handed to Engine.NoteNamespace before any item is edited.
-func mayNameNamespace(line []byte) bool {
-	return bytes.Contains(line, []byte("Namespace")) || bytes.IndexByte(line, '\\') >= 0
+// mayNameNoted marks the item lines that could make an item a Namespace or
+// a Node: the word Node (in Namespace too), or a backslash (a
+// double-quoted escape could spell it). Such items are handed to
+// Engine.Note before any item is edited.
+func mayNameNoted(line []byte) bool {
+	return bytes.Contains(line, []byte("Node")) || bytes.Contains(line, []byte("Namespace")) || bytes.IndexByte(line, '\\') >= 0
 }
 
-// mayBeNamespace is the parse of the streaming path's Namespace pre-pass
-// (see engine.Pass): it parses item i unless scan.ScanItem reads
-// the item's kind, and that kind is neither Namespace nor a List, whose
-// entries may be Namespaces; it returns nil then. An item is marked for
+// mayBeNoted is the parse of the streaming path's pre-pass (see
+// engine.Pass): it parses item i unless scan.ScanItem reads the item's
+// kind, and that kind is neither Namespace, Node nor a List, whose entries
+// may be either; it returns nil then. An item is marked for
 // a backslash anywhere in it, and a workload's value may well hold one:
 // a large workload would be parsed whole for nothing (see elide).
-func mayBeNamespace(in *stream.Input) func(i int) (*yaml.RNode, error) {
+func mayBeNoted(in *stream.Input) func(i int) (*yaml.RNode, error) {
 	return func(i int) (*yaml.RNode, error) {
 		text, err := in.Item(i)
 		if err != nil {
 			return nil, err
 		}
 		if !in.Layout.JSON {
-			if s, ok := scan.ScanItem(text); ok && s.Kind != "Namespace" && !strings.HasSuffix(s.Kind, "List") {
+			if s, ok := scan.ScanItem(text); ok && s.Kind != "Namespace" && s.Kind != "Node" && !strings.HasSuffix(s.Kind, "List") {
 				return nil, nil
 			}
 		}

@@ -28,7 +28,7 @@ func RunWholeList(r io.Reader, w io.Writer) (Report, error) {
 // with why, when the path declines the input and would hand it to the
 // whole-list path.
 func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report, err error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
+	in, err := stream.Read(r, stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
 	if err != nil {
 		return false, "", Report{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -67,7 +67,7 @@ func SetElideFrom(size int) (restore func()) {
 // streaming path reduces before it parses it (see elided); 0 when it does
 // not take the list.
 func ElidedItems(rl []byte) (int, error) {
-	in, err := stream.Read(bytes.NewReader(rl), stream.Options{Mark: mayNameNamespace, MemoryLimit: spoolLimit})
+	in, err := stream.Read(bytes.NewReader(rl), stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
 	if err != nil {
 		return 0, err
 	}

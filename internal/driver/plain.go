@@ -46,7 +46,7 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 		return newReport(e.Close(), e)
 	}
 	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
-		Mark: mayNameNamespace, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
+		Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
 	})
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)

@@ -139,7 +139,7 @@ func streamPass(in *stream.Input, e *engine.Engine) (*pass, fn.Results, error) {
 	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit)}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
 		Len: in.Layout.Len(), Window: 32,
-		Marked: in.Layout.Marked, ParseMarked: mayBeNamespace(in),
+		Marked: in.Layout.Marked, ParseMarked: mayBeNoted(in),
 		Prepare: func(i int) (encoded, *engine.Edit, error) {
 			text, ok, err := untouchedItem(in, e, i)
 			if err != nil || ok {

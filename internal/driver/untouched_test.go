@@ -311,7 +311,7 @@ func TestMayBeNamespace(t *testing.T) {
 		}
 		rl.WriteString("\n")
 	}
-	in, err := stream.Read(&rl, stream.Options{Mark: mayNameNamespace})
+	in, err := stream.Read(&rl, stream.Options{Mark: mayNameNoted})
 	if err != nil || in.Layout == nil {
 		t.Fatalf("the list does not split: %v", err)
 	}
@@ -319,7 +319,7 @@ func TestMayBeNamespace(t *testing.T) {
 	if len(in.Layout.Marked) != len(items) {
 		t.Fatalf("marked %v, want every item", in.Layout.Marked)
 	}
-	parse := mayBeNamespace(in)
+	parse := mayBeNoted(in)
 	for i, it := range items {
 		item, err := parse(i)
 		if err != nil || (item != nil) != it.parse {

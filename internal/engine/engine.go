@@ -2,12 +2,14 @@ package engine
 
 import (
 	"errors"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/kubelet"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
@@ -23,9 +25,10 @@ import (
 //
 // A run has three steps:
 //
-//  1. NoteNamespace, for every item that may be a Namespace, before any
-//     item is edited: a Namespace annotated to skip its workloads counts
-//     wherever it stands.
+//  1. Note, for every item that may be a Namespace or a Node, then
+//     Settle, before any item is edited: a Namespace annotated to skip its
+//     workloads counts wherever it stands, and so does the kubelet of every
+//     Node (see nodes.go).
 //  2. Edit, for every item, from any number of goroutines; then Add, for
 //     every edit, in input order, which counts it and returns what to
 //     write: the item and its results.
@@ -57,6 +60,10 @@ type Engine struct {
 	cfgErr error
 	// namespaces are the Namespaces of the input, by name.
 	namespaces namespaces
+	// kubelets are what the input's Nodes say of their kubelets.
+	kubelets kubelets
+	// settled is done once the notes are taken (see Settle).
+	settled sync.Once
 	// failed is set once Add has met a failed item: every item is written
 	// as it came. Edit reads it from other goroutines.
 	failed  atomic.Bool
@@ -107,29 +114,40 @@ func (e *Engine) ConfigErr() error { return e.cfgErr }
 // action is the run's action; the config must have loaded.
 func (e *Engine) action() config.Action { return e.t.Config.Spec.Action }
 
-// NoteNamespace records a Namespace item, or a Namespace entry of a List
-// item, annotated to skip its workloads. Every item that may be or hold a
-// Namespace must be noted before the first Edit; any other item is
-// ignored.
-func (e *Engine) NoteNamespace(item *yaml.RNode) {
+// Note records a Namespace or a Node item, or such an entry of a List
+// item: a Namespace's labels and annotations (its skip annotation), a
+// Node's kubelet version. Every item that may be or hold a Namespace or a
+// Node must be noted before Settle; any other item is ignored.
+func (e *Engine) Note(item *yaml.RNode) {
 	if e.cfgErr != nil {
 		return
 	}
 	if entries, ok := list.Items(item); ok {
 		for _, n := range entries {
 			if n.Kind == yaml.MappingNode {
-				e.noteNamespace(yaml.NewRNode(n))
+				e.note(yaml.NewRNode(n))
 			}
 		}
 		return
 	}
-	e.noteNamespace(item)
+	e.note(item)
 }
 
-func (e *Engine) noteNamespace(item *yaml.RNode) {
-	if isNamespace(item) {
+func (e *Engine) note(item *yaml.RNode) {
+	switch {
+	case isNamespace(item):
 		e.namespaces[item.GetName()] = preset.Meta{Labels: item.GetLabels(), Annotations: item.GetAnnotations()}
+	case kubelet.IsNode(item):
+		e.kubelets.note(item)
 	}
+}
+
+// Settle ends the notes: with kubernetesVersion auto, the run follows the
+// oldest kubelet among the Nodes noted (see followOldest). It must be
+// called after the last Note and before the first Edit; Edit calls it if
+// the driver did not.
+func (e *Engine) Settle() {
+	e.settled.Do(e.followOldest)
 }
 
 // Edit is one item as the function edits it with action mutate, and what
@@ -184,9 +202,11 @@ func (ed Edit) Entries() []Edit {
 
 // Edit edits one item and prepares what to write for it. It never changes
 // the item, and it may be called from several goroutines once every
-// Namespace has been noted. A List's entries are edited as items (see
-// editList); a workload a controller owns is left to it (see member).
+// Namespace and Node has been noted and the notes settled (see Settle).
+// A List's entries are edited as items (see editList); a workload a
+// controller owns is left to it (see member).
 func (e *Engine) Edit(item *yaml.RNode) Edit {
+	e.Settle()
 	if e.cfgErr != nil {
 		return Edit{input: item, result: itemResult{Node: item}, written: Written{Node: item}}
 	}
@@ -212,6 +232,7 @@ func (e *Engine) editItem(item *yaml.RNode) Edit {
 		return Edit{input: item, result: r, member: m, workload: w != nil}
 	}
 	r := e.t.item(item, w, e.namespaces)
+	e.checkKubelets(item, w, &r)
 	if r.fact != nil {
 		return Edit{input: item, result: r, fact: *r.fact, member: m, workload: w != nil}
 	}
@@ -329,11 +350,13 @@ func (e *Engine) Checked() []Checked { return e.checked }
 // budget's findings across items, then the summary; or the config's
 // errors.
 func (e *Engine) Close() fn.Results {
+	e.Settle()
 	if e.cfgErr != nil {
-		return configResults(e.cfgErr)
+		return append(e.kubeletResults(), configResults(e.cfgErr)...)
 	}
 	action := e.action()
-	out := append(e.owners.results(e.t.Config.Spec.PodSpecPaths), e.shared.results()...)
+	out := append(e.kubeletResults(), e.owners.results(e.t.Config.Spec.PodSpecPaths)...)
+	out = append(out, e.shared.results()...)
 	if !e.failed.Load() || action == config.ActionValidate {
 		out = append(out, e.budget.Results(action)...)
 	}
@@ -364,15 +387,16 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 	return t.Start().Transform(items)
 }
 
-// Transform runs the Engine over items held in memory: NoteNamespace, Edit
+// Transform runs the Engine over items held in memory: Note, Settle, Edit
 // and Add for each item, then Close. See Transformer.Transform. Items held
 // together may share anchors: an alias in one item whose anchor was in an
 // item the run expanded is replaced by what it referred to (see
 // yamlshape.KeepAliases), and an item where that fails fails.
 func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	for _, item := range items {
-		e.NoteNamespace(item)
+		e.Note(item)
 	}
+	e.Settle()
 	edits := make([]Edit, len(items))
 	nodes := make([]*yaml.RNode, len(items))
 	for i, item := range items {

@@ -11,16 +11,16 @@ import (
 
 // Pass is a driver's part of a run over items it holds outside the
 // engine (the streamed ResourceList, the plain stream): how to read,
-// prepare and write item i. Run owns the rest: the Namespace pre-pass,
-// the order, the parallelism, what a failed item means for the items
-// before it, and the closing results.
+// prepare and write item i. Run owns the rest: the pre-pass over
+// Namespaces and Nodes, the order, the parallelism, what a failed item
+// means for the items before it, and the closing results.
 type Pass[T any] struct {
 	// Len is the number of items; Window how many may be prepared ahead
 	// of the one being written.
 	Len, Window int
-	// Marked are the items that may be or hold Namespaces, which
-	// ParseMarked parses (nil, nil for one to pass over) for
-	// Engine.NoteNamespace before any item is edited.
+	// Marked are the items that may be or hold Namespaces or Nodes,
+	// which ParseMarked parses (nil, nil for one to pass over) for
+	// Engine.Note before any item is edited.
 	Marked      []int
 	ParseMarked func(i int) (*yaml.RNode, error)
 	// Prepare reads item i and, unless it writes the item as it came
@@ -45,9 +45,10 @@ type Pass[T any] struct {
 func Run[T any](e *Engine, p Pass[T]) (fn.Results, error) {
 	for _, i := range p.Marked {
 		if item, err := p.ParseMarked(i); err == nil && item != nil {
-			e.NoteNamespace(item)
+			e.Note(item)
 		}
 	}
+	e.Settle()
 	type prepared struct {
 		v  T
 		ed *Edit

@@ -95,8 +95,9 @@ func Plain(cfgNode *yaml.RNode, r io.Reader) ([]Workload, error) {
 func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
 	e := engine.New(cfg).Start()
 	for _, item := range items {
-		e.NoteNamespace(item)
+		e.Note(item)
 	}
+	e.Settle()
 	var lb budget.Collector
 	type written struct {
 		edit   engine.Edit

@@ -66,21 +66,12 @@ type Finding struct {
 	Line int
 }
 
-// Kind is the finding's kind: its report.KindTag, else, for a result
-// built from no finding, the kind its severity and resource give
-// (see kindOf).
-func (f Finding) Kind() report.Kind { return kindOf(f.Result) }
-
-// kindOf is a result's kind; a result with no kind tag is a closing
-// result: a warning or error about a resource is a break of the
-// termination budget said across items, one about none is about the
-// input as a whole.
-func kindOf(r *fn.Result) report.Kind {
-	if k := report.KindOf(r); k != "" {
+// Kind is the finding's kind: its report.KindTag. Every result is built
+// from a finding (internal/report), so every result has one; a result
+// without it is taken as about the input as a whole.
+func (f Finding) Kind() report.Kind {
+	if k := report.KindOf(f.Result); k != "" {
 		return k
-	}
-	if r.ResourceRef != nil {
-		return report.KindBudget
 	}
 	return report.KindInput
 }

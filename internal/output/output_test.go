@@ -93,16 +93,17 @@ func TestArtifactURI(t *testing.T) {
 	}
 }
 
-// TestKindOfClosingResults: a result with no kind tag is a break of the
-// termination budget when it is about a resource, else about the input.
-func TestKindOfClosingResults(t *testing.T) {
+// TestKindOfResults: a result's kind is its tag; the closing results
+// carry theirs too; a result without one is about the input.
+func TestKindOfResults(t *testing.T) {
 	tagged := report.Result(report.NewFinding(report.KindHook, fn.Warning, report.At("spec"), "x"), nil, nil)
+	closing := report.Result(report.NewFinding(report.KindBudget, fn.Warning, report.Field{}, "x"), &fn.ResourceRef{Kind: "Service", Name: "web"}, nil)
 	for _, tc := range []struct {
 		r    *fn.Result
 		want report.Kind
 	}{
 		{tagged, report.KindHook},
-		{&fn.Result{ResourceRef: &fn.ResourceRef{Kind: "Service", Name: "web"}}, report.KindBudget},
+		{closing, report.KindBudget},
 		{&fn.Result{}, report.KindInput},
 	} {
 		if got := (Finding{Result: tc.r}).Kind(); got != tc.want {

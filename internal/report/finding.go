@@ -49,6 +49,9 @@ const (
 	KindMeshAnnotation Kind = "mesh-annotation"
 	// KindConfig is a field of the functionConfig that is not valid.
 	KindConfig Kind = "config"
+	// KindKubelet is a field that a kubelet of the input's Nodes does not
+	// serve, or what the run read of the Nodes' kubelets.
+	KindKubelet Kind = "kubelet-version"
 	// KindController is an object of the input that another object
 	// controls, checked through its controller rather than on its own.
 	KindController Kind = "controller"
@@ -60,7 +63,7 @@ const (
 // them.
 func Kinds() []Kind {
 	return []Kind{KindEdit, KindRecognition, KindFieldValue, KindInput, KindPlacement, KindHook,
-		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig, KindController, KindSummary}
+		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig, KindKubelet, KindController, KindSummary}
 }
 
 // Base is what a Field's path starts from.

@@ -14,6 +14,7 @@ var kindTexts = map[Kind][2]string{
 	KindBudget:         {"A break of the termination budget", "a break of the termination budget: a container or a load balancer that outlives what the pod's shutdown allows"},
 	KindMeshAnnotation: {"A mesh annotation against the function's mode", "a mesh annotation that works against the function's mode, or that it cannot read"},
 	KindConfig:         {"A field of the functionConfig that is not valid", "a field of the functionConfig that is not valid"},
+	KindKubelet:        {"A field a kubelet of the input's Nodes does not serve", "a field a workload uses (or the function would write) that a kubelet of the input's Nodes does not serve, naming the Nodes; what the run read of the Nodes' kubelets (see [audits](configuration.md#kubernetesversion-and-the-nodes-kubelets))"},
 	KindController:     {"An object checked through its controller", "an object of the input that another object controls (a ReplicaSet, a Job of a CronJob, a Pod): checked through its controller, not on its own"},
 	KindSummary:        {"The run's summary", "the run's closing count of what it did"},
 }

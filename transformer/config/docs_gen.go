@@ -39,7 +39,7 @@ var fieldDocs = map[string]string{
 	"Spec.App":                      "app holds settings for the application containers.",
 	"Spec.Catalog":                  "catalog says how the sidecars of the catalog are recognised, and adds entries of the config's own.",
 	"Spec.ExistingHooks":            "existingHooks says what to do with a sidecar hook the function did not write.",
-	"Spec.KubernetesVersion":        "kubernetesVersion is the oldest cluster the output must run on (default \"1.30\").",
+	"Spec.KubernetesVersion":        "kubernetesVersion is the oldest kubelet the output must run on (default \"1.30\"); auto follows the input's Nodes.",
 	"Spec.Mode":                     "mode says how the sidecars are made to start first and stop last.",
 	"Spec.PodSpecPaths":             "podSpecPaths adds workload kinds (CRDs) and where their pod spec is.",
 	"Spec.RolloutOnChange":          "rolloutOnChange stamps sidecar-lifecycle.dev/config-hash on pod templates.",

@@ -122,9 +122,12 @@ var validatedPresence = map[string]bool{
 	"Exec.Command": true, "ExecAction.Command": true, "ProbeFact.Probe": true,
 }
 
-// versionPattern is a Kubernetes version as kubernetesVersion takes it:
-// 1.30, v1.30 or 1.30.2.
-const versionPattern = `^v?1\.[0-9]{1,4}(\.[0-9]{1,4})?$`
+// versionNumberPattern is a Kubernetes version as kubernetesVersion takes
+// it: 1.30, v1.30 or 1.30.2.
+const versionNumberPattern = `^v?1\.[0-9]{1,4}(\.[0-9]{1,4})?$`
+
+// versionPattern is what kubernetesVersion takes: a version, or auto.
+const versionPattern = `^auto$|` + versionNumberPattern
 
 // presetName is a preset's name: lower-case letters, digits and dashes.
 const presetName = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`

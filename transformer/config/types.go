@@ -22,6 +22,9 @@ const (
 	AnnotationPrefix = "sidecar-lifecycle.dev/"
 	// DefaultKubernetesVersion is the oldest cluster assumed when none is given.
 	DefaultKubernetesVersion = "1.30"
+	// KubernetesVersionAuto follows the oldest kubelet among the input's
+	// Nodes, and DefaultKubernetesVersion when the input has none.
+	KubernetesVersionAuto = "auto"
 )
 
 // Per-workload annotations the function reads and writes.
@@ -129,7 +132,7 @@ type SidecarLifecycle struct {
 
 // Spec is the body of the functionConfig.
 type Spec struct {
-	// KubernetesVersion is the oldest cluster the output must run on (default "1.30").
+	// KubernetesVersion is the oldest kubelet the output must run on (default "1.30"); auto follows the input's Nodes.
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 	// Mode says how the sidecars are made to start first and stop last.
 	Mode Mode `json:"mode,omitempty"`
@@ -155,8 +158,14 @@ type Spec struct {
 	version Version
 }
 
-// Version is the parsed KubernetesVersion, valid after Validate.
+// Version is the parsed KubernetesVersion, valid after Validate; for auto,
+// the version the config was last set to (see AtVersion), at first
+// DefaultKubernetesVersion.
 func (s Spec) Version() Version { return s.version }
+
+// VersionAuto reports whether KubernetesVersion is auto: the version to
+// follow is the oldest kubelet among the input's Nodes.
+func (s Spec) VersionAuto() bool { return s.KubernetesVersion == KubernetesVersionAuto }
 
 // Targets selects workloads: any include entry matches, and exclude wins.
 type Targets struct {

@@ -19,6 +19,9 @@ func (c *SidecarLifecycle) Validate() error {
 	s := &c.Spec
 
 	v, err := ParseVersion(s.KubernetesVersion)
+	if s.VersionAuto() {
+		v, err = ParseVersion(DefaultKubernetesVersion)
+	}
 	if err != nil {
 		add("spec.kubernetesVersion", err.Error())
 	}
@@ -32,8 +35,8 @@ func (c *SidecarLifecycle) Validate() error {
 		margin.Value = 0
 	}
 	parseDelay(add, "spec.app.drainDelay", &s.App.DrainDelay, margin.Value)
-	if err == nil && s.Mode == ModeNative && !v.AtLeast(NativeSidecarMinor) {
-		add("spec.mode", fmt.Sprintf("native sidecars need kubernetesVersion >= 1.%d, got %s: use mode ordered or auto", NativeSidecarMinor, v))
+	if err == nil {
+		checkModeVersion(add, s)
 	}
 
 	validateEntries(add, s.Catalog.Entries)
@@ -131,9 +134,45 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	if !parseDelayOrAuto(add, at+".waitBeforeExit", &sc.WaitBeforeExit, s.TerminationGracePeriod.Margin.Value) || !ok || !versionOK {
 		return
 	}
+	checkSleepVersion(add, at, sc, s, p)
+}
+
+// checkModeVersion checks that the version serves the mode.
+func checkModeVersion(add func(string, string), s *Spec) {
+	if s.Mode == ModeNative && !s.version.AtLeast(NativeSidecarMinor) {
+		add("spec.mode", fmt.Sprintf("native sidecars need kubernetesVersion >= 1.%d, got %s: use mode ordered or auto", NativeSidecarMinor, s.version))
+	}
+}
+
+// checkSleepVersion checks that a sidecar's exit delay can be written at
+// the version: the sleep action, or its sleepCommand.
+func checkSleepVersion(add func(string, string), at string, sc *Sidecar, s *Spec, p preset.Preset) {
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
 		add(at+".waitBeforeExit", noSleepMessage(p, s.version))
 	}
+}
+
+// AtVersion returns a copy of the validated config whose version is v, as
+// auto follows the oldest kubelet (see Spec.VersionAuto), with the errors
+// of the checks that depend on the version. The copy shares the config's
+// lists, which neither changes.
+func (c *SidecarLifecycle) AtVersion(v Version) (*SidecarLifecycle, error) {
+	at := *c
+	s := &at.Spec
+	s.version = v
+	var errs Errors
+	add := func(p, msg string) { errs.add(at.path(p), msg) }
+	checkModeVersion(add, s)
+	for i := range s.Sidecars {
+		sc := &s.Sidecars[i]
+		if p, ok := s.preset(sc.Preset); ok {
+			checkSleepVersion(add, fmt.Sprintf("spec.sidecars[%d]", i), sc, s, p)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return &at, nil
 }
 
 // validateHealthCheck checks a sidecar's healthCheck, or its older

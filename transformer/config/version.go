@@ -13,7 +13,7 @@ type Version struct {
 }
 
 // versionRE matches the versions ParseVersion accepts.
-var versionRE = regexp.MustCompile(versionPattern)
+var versionRE = regexp.MustCompile(versionNumberPattern)
 
 // longNumbersRE matches a 1.x version whose numbers are longer than
 // versionPattern allows.
@@ -23,7 +23,8 @@ var longNumbersRE = regexp.MustCompile(`^v?1\.[0-9]+(\.[0-9]+)?$`)
 var otherMajorRE = regexp.MustCompile(`^v?[0-9]+\.`)
 
 // ParseVersion accepts "1.30", "v1.30" and "1.30.2" (the patch is ignored):
-// versionPattern, which the schema gives.
+// versionNumberPattern, which the schema gives besides auto (see
+// Spec.VersionAuto).
 func ParseVersion(s string) (Version, error) {
 	switch {
 	case versionRE.MatchString(s):
@@ -45,7 +46,10 @@ func (v Version) AtLeast(minor int) bool {
 // String formats the version as "1.30".
 func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
 
-// Minimum Kubernetes minor versions for the features the function writes.
+// Minimum Kubernetes minor versions for the features the function writes:
+// the first minor whose kubelet serves each with its feature gate on by
+// default (internal/kubelet/features.yaml holds them with their sources,
+// and a test holds these equal to it).
 const (
 	// SleepActionMinor is the first minor with lifecycle sleep actions on by default.
 	SleepActionMinor = 30

@@ -2,7 +2,7 @@
 // table of README.md, in docs/catalog.md the same table followed by every
 // fact of every entry with the source it was read in, then the load
 // balancers' facts with theirs, and in docs/configuration.md a sidecar's
-// defaults per preset.
+// defaults per preset and the fields kubelets serve from some version on.
 package tables
 
 import (
@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/kubelet"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
@@ -59,7 +60,10 @@ var pages = []struct {
 		lbs, err := LoadBalancers(budget.LoadBalancers())
 		return catalog + "\n" + lbs, err
 	}}}},
-	{"docs/configuration.md", []block{{DefaultsBegin, DefaultsEnd, func([]preset.Entry) (string, error) { return Defaults(preset.Names()) }}}},
+	{"docs/configuration.md", []block{
+		{DefaultsBegin, DefaultsEnd, func([]preset.Entry) (string, error) { return Defaults(preset.Names()) }},
+		{KubeletBegin, KubeletEnd, func([]preset.Entry) (string, error) { return Kubelets(kubelet.Catalog()) }},
+	}},
 }
 
 // Generate returns every page that holds a generated table, read under
