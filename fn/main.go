@@ -5,6 +5,8 @@
 package fn
 
 import (
+	krm "github.com/kptdev/krm-functions-sdk/go/fn"
+
 	"errors"
 	"fmt"
 	"io"
@@ -76,7 +78,9 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		return 0
 	case a.command == cmdExplain:
 		return runExplain(a, stdin, stdout, stderr)
-	case a.plain():
+	}
+	opts.Infos = out.format.Report()
+	if a.plain() {
 		return runPlain(a, opts, out, stdin, stdout, stderr)
 	}
 	return runResourceList(opts, out, stdin, stdout, stderr)
@@ -92,7 +96,7 @@ func runResourceList(opts driver.Options, out outputs, stdin io.Reader, stdout i
 	var found findings
 	rep, err := driver.ResourceListWith(stdin, manifests, opts)
 	for _, r := range rep.Problems {
-		if !rep.Shown { // kpt fn render shows them among the results
+		if !rep.Shown && r.Severity != krm.Info { // kpt fn render shows them among the results
 			stderr.result(r)
 		}
 		found.add(r, position{})

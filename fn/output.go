@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	krm "github.com/kptdev/krm-functions-sdk/go/fn"
 
@@ -150,6 +151,14 @@ func (f *findings) add(r *krm.Result, at position) {
 	f.list = append(f.list, output.Finding{Result: r, File: file, Line: at.line})
 }
 
+// dropChanges leaves out the infos that list a workload's changes: a
+// failed run writes none of them.
+func (f *findings) dropChanges() {
+	f.list = slices.DeleteFunc(f.list, func(x output.Finding) bool {
+		return x.Result.Severity == krm.Info && x.Kind() == report.KindEdit
+	})
+}
+
 // fail takes an error that is not a result: input the run cannot read.
 func (f *findings) fail(msg string, at position) {
 	r := report.Result(report.NewFinding(report.KindInput, krm.Error, report.Field{}, "%s", msg), nil, nil)
@@ -157,10 +166,14 @@ func (f *findings) fail(msg string, at position) {
 }
 
 // write writes the report, to stdout or the file, and returns the exit
-// code: code, or 1 when the report cannot be written.
+// code: code, or 1 when the report cannot be written. A failed run
+// (code 1) writes no change, so the report says none.
 func (o outputs) write(f *findings, code int, stdout io.Writer, stderr lines) int {
 	if !o.format.Report() {
 		return code
+	}
+	if code != 0 {
+		f.dropChanges()
 	}
 	run := output.Run{Version: Version(), Findings: f.list, Workloads: f.workloads, URI: stderr.reportPath}
 	w := stdout

@@ -26,6 +26,15 @@ func jsonReport(t *testing.T, text string) krm.Results {
 	return rep.Results
 }
 
+// kinds are the kind tags of results, in order.
+func kinds(results krm.Results) []string {
+	var out []string
+	for _, r := range results {
+		out = append(out, string(r.Severity)+" "+r.Tags["kind"])
+	}
+	return out
+}
+
 // TestOutputJSON: --output=json writes the results in kpt's shape with
 // the kind of each and, in a plain stream, its file and line; to stdout,
 // which then carries no manifests, or with --output-file to a file while
@@ -36,8 +45,8 @@ func TestOutputJSON(t *testing.T) {
 
 	r := runWith([]string{"validate", "--output=json", app}, "", nil)
 	results := jsonReport(t, r.stdout)
-	if r.code != 1 || len(results) != 1 {
-		t.Fatalf("validate --output=json: code %d, %d results, stderr %q", r.code, len(results), r.stderr)
+	if r.code != 1 || strings.Join(kinds(results), ", ") != "error edit, info summary" {
+		t.Fatalf("validate --output=json: code %d, results %q, want the error and the summary; stderr %q", r.code, kinds(results), r.stderr)
 	}
 	got := results[0]
 	if got.Severity != krm.Error || got.Tags["kind"] != "edit" || got.Tags["line"] != "7" ||
@@ -55,19 +64,32 @@ func TestOutputJSON(t *testing.T) {
 	if m.code != 0 || err != nil || !strings.Contains(m.stdout, "postStart") || !strings.Contains(m.stdout, "kind: ConfigMap") {
 		t.Fatalf("mutate --output-file: code %d, %v, stderr %q, stdout:\n%s", m.code, err, m.stderr, m.stdout)
 	}
-	if results := jsonReport(t, string(written)); len(results) != 0 {
-		t.Errorf("mutate --output-file: %d results, want none (no warning, no error): %s", len(results), written)
+	// The infos too: the changes made, at the workload's line, and the
+	// summary; stderr shows no info.
+	results = jsonReport(t, string(written))
+	if strings.Join(kinds(results), ", ") != "info edit, info summary" || results[0].Tags["line"] != "7" || !strings.Contains(results[0].Message, "postStart") {
+		t.Errorf("mutate --output-file: results %q, want the changes at line 7 and the summary: %s", kinds(results), written)
+	}
+	if m.stderr != "" {
+		t.Errorf("mutate --output-file: stderr %q, want nothing (infos are the report's)", m.stderr)
 	}
 
 	dash := runWith([]string{"mutate", "--output=json", "--output-file=-", app}, "", nil)
-	if dash.code != 0 || strings.Contains(dash.stdout, "kind: ConfigMap") || len(jsonReport(t, dash.stdout)) != 0 {
+	if dash.code != 0 || strings.Contains(dash.stdout, "kind: ConfigMap") || len(jsonReport(t, dash.stdout)) != 2 {
 		t.Errorf("mutate --output-file=-: code %d, want the report alone on stdout:\n%s", dash.code, dash.stdout)
+	}
+
+	// A failed run writes no change: its report lists none.
+	broken := writeFiles(t, map[string]string{"app.yaml": twoDocuments + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: twice, name: again}\n"})
+	f := runWith([]string{"mutate", "--output=json", filepath.Join(broken, "app.yaml")}, "", nil)
+	if got := strings.Join(kinds(jsonReport(t, f.stdout)), ", "); f.code != 1 || strings.Contains(got, "info edit") || !strings.Contains(got, "error input") {
+		t.Errorf("a failed mutate: code %d, results %q, want the error and no change listed; stderr %q", f.code, got, f.stderr)
 	}
 
 	in := listHead + "items:\n" + deployment("{containers: [{name: web}, {name: linkerd-proxy}]}") + "functionConfig: {apiVersion: fn.sidecar-lifecycle.dev/v1alpha1, kind: SidecarLifecycle, spec: {action: validate}}\n"
 	l := runWith([]string{"--output=json"}, in, nil)
 	results = jsonReport(t, l.stdout)
-	if l.code != 1 || len(results) != 1 || results[0].Tags["kind"] != "edit" || results[0].ResourceRef.Namespace != "shop" {
+	if l.code != 1 || len(results) != 2 || results[0].Tags["kind"] != "edit" || results[0].ResourceRef.Namespace != "shop" {
 		t.Errorf("ResourceList --output=json: code %d, results %+v, stdout:\n%s", l.code, results, l.stdout)
 	}
 }
@@ -82,7 +104,7 @@ func TestOutputEnvironment(t *testing.T) {
 	t.Setenv(outputFileEnv, report)
 	r := runWith([]string{"validate", filepath.Join(dir, "app.yaml")}, "", nil)
 	written, err := os.ReadFile(report)
-	if r.code != 1 || err != nil || len(jsonReport(t, string(written))) != 1 || r.stdout != "" {
+	if r.code != 1 || err != nil || len(jsonReport(t, string(written))) != 2 || r.stdout != "" { // the error, the summary
 		t.Errorf("from the environment: code %d, %v, stdout %q, report %s", r.code, err, r.stdout, written)
 	}
 	if r := runWith([]string{"validate", "--output=text", filepath.Join(dir, "app.yaml")}, "", nil); r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "sidecar-lifecycle: error:") {

@@ -1,6 +1,8 @@
 package fn
 
 import (
+	krm "github.com/kptdev/krm-functions-sdk/go/fn"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -53,7 +55,9 @@ func runPlain(a args, opts driver.Options, out outputs, stdin io.Reader, stdout 
 		if r.Field != nil && r.ResourceRef == nil { // a config error: its place in the config file
 			at = configPosition(a.config, cfg, r.Field.Path)
 		}
-		stderr.resultAt(r, at)
+		if r.Severity != krm.Info {
+			stderr.resultAt(r, at)
+		}
 		found.add(r, at)
 	}
 	found.addWorkloads(rep.Workloads, src.position)

@@ -25,8 +25,9 @@ import (
 
 // Report is what a run hands back besides its output.
 type Report struct {
-	// Problems are the warning and error results, in the order they were
-	// written: what the command line prints on stderr.
+	// Problems are the warning and error results (with Options.Infos,
+	// every result), in the order they were written: what the command line
+	// prints on stderr.
 	Problems fn.Results
 	// Shown reports that the orchestrator shows the results itself (kpt fn
 	// render marks its items; see engine.Engine.Shown).
@@ -61,12 +62,24 @@ type Options struct {
 	// Action, when set, replaces the config's spec.action: the command
 	// line's validate verb.
 	Action config.Action
+	// Infos keeps the info results in Report.Problems too, in their
+	// order: a report (SARIF, JUnit, JSON) lists them; stderr does not.
+	Infos bool
+}
+
+// kept are the results a Report keeps: the warnings and errors, and with
+// Infos every result.
+func (o Options) kept(results fn.Results) fn.Results {
+	if o.Infos {
+		return results
+	}
+	return report.Problems(results)
 }
 
 // newReport is the Report of a run's results and the workloads its
 // engine counted, with the error a run returns for them.
-func newReport(results fn.Results, e *engine.Engine) (Report, error) {
-	rep := Report{Problems: report.Problems(results), Shown: e.Shown()}
+func newReport(results fn.Results, e *engine.Engine, opts Options) (Report, error) {
+	rep := Report{Problems: opts.kept(results), Shown: e.Shown()}
 	for _, c := range e.Checked() {
 		rep.Workloads = append(rep.Workloads, Workload{Checked: c})
 	}
@@ -92,7 +105,7 @@ func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
 	defer in.Close()
-	rep, err := streamed(in, w)
+	rep, err := streamed(in, w, opts)
 	var d *declined
 	if !errors.As(err, &d) {
 		return rep, err
@@ -101,7 +114,7 @@ func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
-	return whole(data, w)
+	return whole(data, w, opts)
 }
 
 // mayNameNoted marks the item lines that could make an item a Namespace or

@@ -21,7 +21,7 @@ func RunWholeList(r io.Reader, w io.Writer) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
-	return whole(in, w)
+	return whole(in, w, Options{})
 }
 
 // RunStreamOnly runs the streaming path only. It reports streamed=false,
@@ -33,7 +33,7 @@ func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report
 		return false, "", Report{}, fmt.Errorf("reading input: %w", err)
 	}
 	defer in.Close()
-	rep, err = streamed(in, w)
+	rep, err = streamed(in, w, Options{})
 	if d, ok := err.(*declined); ok {
 		return false, d.why, Report{}, nil
 	}

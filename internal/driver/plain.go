@@ -9,7 +9,6 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 )
@@ -43,7 +42,7 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
 	e := engine.StartAs(cfgNode, opts.Action)
 	if e.ConfigErr() != nil {
-		return newReport(e.Close(), e)
+		return newReport(e.Close(), e, opts)
 	}
 	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
 		Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
@@ -52,13 +51,13 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
 	defer docs.Close()
-	out, pass, closing, err := plainPass(docs, e)
+	out, pass, closing, err := plainPass(docs, e, opts)
 	if err != nil {
 		return Report{}, err
 	}
 	defer out.Close()
-	rep, err := newReport(append(pass.problems, closing...), e)
-	rep.Lines = append(pass.lines, pass.linesOf(report.Problems(closing))...)
+	rep, err := newReport(append(pass.problems, closing...), e, opts)
+	rep.Lines = append(pass.lines, pass.linesOf(opts.kept(closing))...)
 	for i := range rep.Workloads {
 		rep.Workloads[i].Line = pass.workloads[i]
 	}
@@ -77,16 +76,17 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 type plainResults struct {
 	problems  fn.Results
 	lines     []int
+	opts      Options
 	resources map[string]int
 	// workloads is the line of each workload the engine counted, in its
 	// order (see engine.Engine.Checked).
 	workloads []int
 }
 
-// add takes the problems among a document's results, each at the line of
-// its resource: the document's, or a List entry's.
+// add takes the results a Report keeps of a document's (Options.kept),
+// each at the line of its resource: the document's, or a List entry's.
 func (p *plainResults) add(d plainDocument, results fn.Results) {
-	for _, r := range report.Problems(results) {
+	for _, r := range p.opts.kept(results) {
 		line := d.line
 		if r.ResourceRef != nil {
 			if l, ok := d.entries[refKey(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)]; ok {
@@ -158,9 +158,9 @@ func resourceKey(root *yaml.Node) string {
 // It stops at the first document that is not valid YAML. A run with a
 // failed item writes nothing, so the documents written before it stay as
 // they are in the spool, which is dropped.
-func plainPass(docs *stream.Documents, e *engine.Engine) (*spool.Spool, *plainResults, fn.Results, error) {
+func plainPass(docs *stream.Documents, e *engine.Engine, opts Options) (*spool.Spool, *plainResults, fn.Results, error) {
 	out := spool.New(spoolLimit)
-	p := &plainResults{resources: map[string]int{}}
+	p := &plainResults{resources: map[string]int{}, opts: opts}
 	closing, err := engine.Run(e, engine.Pass[plainDocument]{
 		Len: docs.Len(), Window: 64,
 		Marked: docs.Marked, ParseMarked: func(i int) (*yaml.RNode, error) {

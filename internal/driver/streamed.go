@@ -39,7 +39,7 @@ func (d *declined) Error() string { return "the streaming path declined the inpu
 // again from their text (see pass.rewrite). A
 // spool that cannot move to its temporary file is an error, with nothing
 // written: the whole-list path would hold everything in memory.
-func streamed(in *stream.Input, w io.Writer) (Report, error) {
+func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 	l := in.Layout
 	if l == nil {
 		return Report{}, &declined{in.Declined}
@@ -60,7 +60,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 		}
 	}
 	e := engine.Start(configNode(fc))
-	out, closing, err := streamPass(in, e)
+	out, closing, err := streamPass(in, e, opts)
 	var parseErr *stream.ParseError
 	if errors.As(err, &parseErr) {
 		return Report{}, &declined{parseErr.Error()}
@@ -83,7 +83,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 	if _, err := list.WriteTo(w); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
-	return newReport(append(out.problems, closing...), e)
+	return newReport(append(out.problems, closing...), e, opts)
 }
 
 // splitAgrees reports whether the parser finds the skeleton's items key, and
@@ -113,10 +113,11 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 }
 
 // pass is the output of one pass over the items: the encoded items and
-// results, and the warnings and errors among the results.
+// results, and the results a Report keeps (Options.kept).
 type pass struct {
 	items, results *spool.Spool
 	problems       fn.Results
+	opts           Options
 }
 
 func (p *pass) close() {
@@ -135,8 +136,8 @@ type encoded struct {
 // returns them with the closing results. It stops with a
 // *stream.ParseError for an item that does not parse alone, and with any
 // read or spool error.
-func streamPass(in *stream.Input, e *engine.Engine) (*pass, fn.Results, error) {
-	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit)}
+func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
+	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit), opts: opts}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
 		Len: in.Layout.Len(), Window: 32,
 		Marked: in.Layout.Marked, ParseMarked: mayBeNoted(in),
@@ -190,13 +191,13 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 	if _, err := p.results.Write(enc.results); err != nil {
 		return err
 	}
-	p.problems = append(p.problems, report.Problems(w.Results)...)
+	p.problems = append(p.problems, p.opts.kept(w.Results)...)
 	return nil
 }
 
 // rewrite writes the k items written so far again as they came, with their
 // results in a failed run: their warnings and errors, all of which
-// p.problems holds.
+// p.problems holds (an info said a change the run no longer writes).
 func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
 	p.close()
 	p.items, p.results = spool.New(spoolLimit), spool.New(spoolLimit)
@@ -209,7 +210,7 @@ func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
 			return err
 		}
 	}
-	text, err := resultsText(p.problems)
+	text, err := resultsText(report.Problems(p.problems))
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 // whole is the whole-list path: it parses the ResourceList into one node
 // tree, runs the engine over its items (engine.Engine.Transform) and
 // writes the list with kio.ByteWriter.
-func whole(in []byte, w io.Writer) (rep Report, err error) {
+func whole(in []byte, w io.Writer, opts Options) (rep Report, err error) {
 	doc, err := ParseResourceList(in)
 	if err != nil {
 		return Report{}, err
@@ -32,7 +32,7 @@ func whole(in []byte, w io.Writer) (rep Report, err error) {
 	if err := write(w, fc, out, results); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
-	return newReport(results, e)
+	return newReport(results, e, opts)
 }
 
 // functionConfig is the ResourceList's functionConfig, or nil when it is

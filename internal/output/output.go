@@ -7,6 +7,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
@@ -100,14 +101,23 @@ func (r Run) uri(file string) string {
 }
 
 // Write writes the run as a report in the format: SARIF, JUnit or JSON.
+// The summary, which is about the run rather than a place in the input,
+// is the JSON report's alone: code scanning and test reports count it as
+// a finding.
 func Write(w io.Writer, f Format, run Run) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, run)
 	case SARIF:
-		return writeSARIF(w, run)
+		return writeSARIF(w, run.withoutSummary())
 	case JUnit:
-		return writeJUnit(w, run)
+		return writeJUnit(w, run.withoutSummary())
 	}
 	return fmt.Errorf("%s is not a report format", f)
+}
+
+// withoutSummary is the run without its summary.
+func (run Run) withoutSummary() Run {
+	run.Findings = slices.DeleteFunc(slices.Clone(run.Findings), func(f Finding) bool { return f.Kind() == report.KindSummary })
+	return run
 }
