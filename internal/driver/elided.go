@@ -21,7 +21,7 @@ var elideFrom = 256 << 10
 // edits the item's own text, which also gives the right error.
 func editElided(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, bool) {
 	it, ok := elided(in, e, text)
-	if !ok {
+	if !ok || in.Layout.Joined(i) {
 		return encoded{}, false
 	}
 	item, err := in.ParseItemText(i, it.Text)

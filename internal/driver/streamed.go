@@ -59,12 +59,7 @@ func streamed(in *stream.Input, w io.Writer) (Report, error) {
 			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
 		}
 	}
-	e := engine.Start(configNode(fc))
-	out, closing, err := streamPass(in, e)
-	var parseErr *stream.ParseError
-	if errors.As(err, &parseErr) {
-		return Report{}, &declined{parseErr.Error()}
-	}
+	out, closing, e, err := mendedPass(in, configNode(fc))
 	if err != nil {
 		return Report{}, err
 	}
@@ -111,6 +106,30 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 	}
 	return false
 }
+
+// mendedPass runs streamPass with a new engine for config. An item that
+// does not parse alone, where the splitter cut inside a quoted scalar or
+// a flow collection, is merged with the items after it when their text
+// parses as one (see stream.Input.Merge), and the pass runs again from
+// the start, which no output has reached yet: up to maxMended times, then
+// it declines, as it does for an item no merge mends.
+func mendedPass(in *stream.Input, config *yaml.RNode) (*pass, fn.Results, *engine.Engine, error) {
+	for mended := 0; ; mended++ {
+		e := engine.Start(config)
+		out, closing, err := streamPass(in, e)
+		var parseErr *stream.ParseError
+		if !errors.As(err, &parseErr) {
+			return out, closing, e, err
+		}
+		if mended == maxMended || !in.Merge(parseErr.Item) {
+			return nil, nil, nil, &declined{parseErr.Error()}
+		}
+	}
+}
+
+// maxMended is how many mended splits mendedPass tries before it hands the
+// list to the whole-list path.
+const maxMended = 16
 
 // pass is the output of one pass over the items: the encoded items and
 // results, and the warnings and errors among the results.
@@ -234,7 +253,19 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return yamltext.ItemText(item)
+	text, err = yamltext.ItemText(item)
+	return footBreak(in, i, item, text), err
+}
+
+// footBreak is an item's text with the blank line the writer puts after
+// an entry that holds a comment of its own at its end (a flow mapping
+// followed by comments: the parser attaches them to the entry), when
+// another entry follows.
+func footBreak(in *stream.Input, i int, item *yaml.RNode, text []byte) []byte {
+	if item.YNode().FootComment == "" || i+1 >= in.Layout.Len() || len(text) == 0 {
+		return text
+	}
+	return append(text, '\n')
 }
 
 // resultsText is the results' entries as the list writes them, or nothing
@@ -273,11 +304,13 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
 	}
 	ed := e.Edit(item)
-	if w := ed.Written(); !w.Changed && text != nil && asWritten(text) {
+	if w := ed.Written(); !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(text) {
 		results, err := resultsText(w.Results)
 		return encoded{edit: ed, text: text, results: results}, err
 	}
-	return encode(ed)
+	enc, err := encode(ed)
+	enc.text = footBreak(in, i, ed.Written().Node, enc.text)
+	return enc, err
 }
 
 // asWritten reports whether an item's text is what the writer writes for
