@@ -419,6 +419,11 @@ func localLists() []differential {
 			}
 		}
 	}
+	var declines bytes.Buffer
+	if err := corpus.WriteDeclines(&declines, 256<<10); err != nil {
+		panic(err)
+	}
+	out = append(out, differential{name: "local/declines-corpus", in: declines.Bytes(), mustStream: true})
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"sync"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -107,35 +109,94 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 	return false
 }
 
-// mendedPass runs streamPass with a new engine for config. An item that
-// does not parse alone, where the splitter cut inside a quoted scalar or
-// a flow collection, is merged with the items after it when their text
-// parses as one (see stream.Input.Merge), and the pass runs again from
-// the start, which no output has reached yet: up to maxMended times, then
-// it declines, as it does for an item no merge mends.
+// mendedPass runs streamPass with a new engine for config. Items that do
+// not parse alone, where the splitter cut inside a quoted scalar, are each
+// merged with the items after them when their text parses as one (see
+// stream.Input.Merge), and the pass runs again from the start, which no
+// output has reached yet: up to maxMended times, then it declines, as it
+// does for an item no merge mends.
 func mendedPass(in *stream.Input, config *yaml.RNode) (*pass, fn.Results, *engine.Engine, error) {
 	for mended := 0; ; mended++ {
 		e := engine.Start(config)
 		out, closing, err := streamPass(in, e)
-		var parseErr *stream.ParseError
-		if !errors.As(err, &parseErr) {
+		var u *unparsed
+		if !errors.As(err, &u) {
 			return out, closing, e, err
 		}
-		if mended == maxMended || !in.Merge(parseErr.Item) {
-			return nil, nil, nil, &declined{parseErr.Error()}
+		if mended == maxMended || !mend(in, u.items) {
+			return nil, nil, nil, &declined{u.first.Error()}
 		}
 	}
 }
 
-// maxMended is how many mended splits mendedPass tries before it hands the
-// list to the whole-list path.
-const maxMended = 16
+// maxMended is how many passes mendedPass mends before it hands the list
+// to the whole-list path.
+const maxMended = 4
+
+// mend merges each of items, in order, with the items after it (see
+// stream.Input.Merge); it reports false when one cannot be.
+func mend(in *stream.Input, items []int) bool {
+	sort.Ints(items)
+	gone, last := 0, -1 // items merged away before the next one
+	for _, i := range items {
+		if i <= last {
+			continue // merged into an item before it already
+		}
+		before := in.Layout.Len()
+		into, ok := in.Merge(i - gone)
+		if !ok {
+			return false
+		}
+		n := before - in.Layout.Len()
+		last = into + gone + n
+		gone += n
+	}
+	return true
+}
+
+// unparsed is the error of a pass with items that do not parse where they
+// sit (see stream.ParseError): the pass went on to find them all.
+type unparsed struct {
+	items []int
+	first error
+}
+
+func (u *unparsed) Error() string { return u.first.Error() }
 
 // pass is the output of one pass over the items: the encoded items and
 // results, and the warnings and errors among the results.
 type pass struct {
 	items, results *spool.Spool
 	problems       fn.Results
+	// mu guards unparsed, the items that did not parse (see unparsed),
+	// and failed, the first of their errors.
+	mu       sync.Mutex
+	unparsed []int
+	failed   error
+}
+
+// unparse notes that item i does not parse where it sits when err is a
+// *stream.ParseError, and returns err otherwise.
+func (p *pass) unparse(err error) error {
+	var parseErr *stream.ParseError
+	if !errors.As(err, &parseErr) {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.unparsed = append(p.unparsed, parseErr.Item)
+	if p.failed == nil {
+		p.failed = err
+	}
+	return nil
+}
+
+// mending reports whether an item did not parse: the pass then only looks
+// for the others.
+func (p *pass) mending() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed != nil
 }
 
 func (p *pass) close() {
@@ -151,9 +212,9 @@ type encoded struct {
 }
 
 // streamPass edits and encodes every item in order (see engine.Run) and
-// returns them with the closing results. It stops with a
-// *stream.ParseError for an item that does not parse alone, and with any
-// read or spool error.
+// returns them with the closing results. An item that does not parse
+// where it sits makes it go on only to find the others, and return them
+// as an *unparsed error; it stops at any read or spool error.
 func streamPass(in *stream.Input, e *engine.Engine) (*pass, fn.Results, error) {
 	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit)}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
@@ -164,17 +225,27 @@ func streamPass(in *stream.Input, e *engine.Engine) (*pass, fn.Results, error) {
 			if err != nil || ok {
 				return encoded{text: text}, nil, err
 			}
+			if p.mending() {
+				_, err := in.ParseItemOnce(i, text)
+				return encoded{}, nil, p.unparse(err)
+			}
 			enc, ok := editElided(in, e, i, text)
 			if !ok {
 				enc, err = editItem(in, e, i, text)
 			}
-			return enc, &enc.edit, err
+			if err != nil {
+				return encoded{}, nil, p.unparse(err)
+			}
+			return enc, &enc.edit, nil
 		},
 		Write: func(i int, enc encoded, w *engine.Written) error {
-			return p.write(in, e, i, enc, w)
+			return p.unparse(p.write(in, e, i, enc, w))
 		},
-		Failed: func(k int) error { return p.rewrite(in, e, k) },
+		Failed: func(k int) error { return p.unparse(p.rewrite(in, e, k)) },
 	})
+	if err == nil && p.failed != nil {
+		err = &unparsed{items: p.unparsed, first: p.failed}
+	}
 	if err == nil {
 		err = p.items.Flush()
 	}
@@ -289,7 +360,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		err  error
 	)
 	if text != nil {
-		item, err = in.ParseItemText(i, text)
+		item, err = in.ParseItemOnce(i, text)
 	} else {
 		item, err = in.ParseItem(i)
 	}

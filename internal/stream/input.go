@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -48,6 +49,19 @@ type Input struct {
 	Layout *Layout
 	// Declined says why the input was not split.
 	Declined string
+
+	// groups holds the parses of the groups whose items ParseItemOnce
+	// has not all handed out yet, by their first item.
+	groupsMu sync.Mutex
+	groups   map[int]*groupParse
+}
+
+// groupParse is a group's items, parsed together, until each was handed
+// out once.
+type groupParse struct {
+	items []*yaml.RNode
+	err   error
+	left  int
 }
 
 // Layout is a ResourceList split at its top-level items.
@@ -294,6 +308,46 @@ func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
 	return item, nil
 }
 
+// ParseItemOnce is ParseItemText for a pass that parses each item once:
+// the items of a group (see Layout.joined) are parsed together once, and
+// each item's node is handed out once, so that one edited is never handed
+// out again; ParseItemText parses the group anew.
+func (in *Input) ParseItemOnce(i int, text []byte) (*yaml.RNode, error) {
+	first, last := in.Layout.group(i)
+	if in.Layout.JSON || first == last {
+		return in.ParseItemText(i, text)
+	}
+	in.groupsMu.Lock()
+	g := in.groups[first]
+	if g == nil {
+		g = &groupParse{left: last - first + 1}
+		text, err := in.text(first, last)
+		if err == nil {
+			g.items, err = in.parseGroupText(first, last, text)
+		}
+		g.err = err
+		if in.groups == nil {
+			in.groups = map[int]*groupParse{}
+		}
+		in.groups[first] = g
+	}
+	var item *yaml.RNode
+	if g.items != nil {
+		item, g.items[i-first] = g.items[i-first], nil
+	}
+	if g.left--; g.left == 0 {
+		delete(in.groups, first)
+	}
+	in.groupsMu.Unlock()
+	switch {
+	case g.err != nil:
+		return nil, &ParseError{Item: i, Err: g.err}
+	case item == nil:
+		return in.ParseItemText(i, text) // handed out already
+	}
+	return item, nil
+}
+
 // parseSpan parses text, the items from first to last, as one entry where it
 // sits in the list.
 func (in *Input) parseSpan(first, last int, text []byte) (*yaml.RNode, error) {
@@ -312,17 +366,22 @@ func (in *Input) parseGroup(first, last, i int) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
+	items, err := in.parseGroupText(first, last, text)
+	if err != nil {
+		return nil, err
+	}
+	return items[i-first], nil
+}
+
+// parseGroupText parses text, the items from first to last, together.
+func (in *Input) parseGroupText(first, last int, text []byte) ([]*yaml.RNode, error) {
 	head, entries := in.head(first, text)
 	if first > 0 {
 		// The parser attaches a comment at the end of a flow mapping
 		// otherwise when the mapping is the first entry.
 		head, entries = afterItem(in.Layout.dash), 1
 	}
-	items, err := parseEntries(head, text, entries, last-first+1, in.Layout.follow[last], in.Layout.dash)
-	if err != nil {
-		return nil, err
-	}
-	return items[i-first], nil
+	return parseEntries(head, text, entries, last-first+1, in.Layout.follow[last], in.Layout.dash)
 }
 
 // head is the head under which the text starting with item first is
@@ -348,24 +407,26 @@ func (in *Input) text(first, last int) ([]byte, error) {
 // with its neighbours: when the items of its group (see Layout.joined) but
 // the last, then the text of the last to item j, for the first j up to
 // maxMerge items on, parse, those last items become one (a quoted scalar
-// held a line the splitter took for an item's start). It reports whether
-// it did.
-func (in *Input) Merge(i int) bool {
+// held a line the splitter took for an item's start). It returns the
+// item they became, and reports whether it did.
+func (in *Input) Merge(i int) (int, bool) {
 	if in.Layout.JSON {
-		return false
+		return 0, false
 	}
 	first, last := in.Layout.group(i)
 	for j := last + 1; j < in.Layout.Len() && j <= last+maxMerge; j++ {
 		l := in.Layout.clone()
 		l.merge(last, j)
-		try := *in
-		try.Layout = l
+		try := Input{data: in.data, size: in.size, Layout: l}
 		if _, err := try.ParseItem(first); err == nil {
 			in.Layout = l
-			return true
+			in.groupsMu.Lock()
+			in.groups = nil
+			in.groupsMu.Unlock()
+			return last, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // maxMerge is how many items after one that does not parse alone Merge
