@@ -18,7 +18,9 @@
 //
 // With -big-mib N it instead runs the function once on a generated list of
 // about N MiB (the identity round trip would need tens of GiB) and reports
-// the same numbers.
+// the same numbers; with -declines as well, the list is made of the item
+// shapes the streaming path parses with their neighbours or mends (see
+// corpus.WriteDeclines), whose peak RSS must stay that of a few items.
 package main
 
 import (
@@ -49,12 +51,20 @@ func main() {
 	dir := flag.String("dir", "", "where to write the generated lists (default: a temporary directory)")
 	stdin := flag.String("stdin", "pipe", "how the binaries get the list: pipe (as kustomize and kpt do) or file")
 	bigMiB := flag.Int("big-mib", 0, "run the function alone on a generated list of about this many MiB")
+	declines := flag.Bool("declines", false, "with -big-mib: a list of the items the streaming path cannot parse alone")
 	table := flag.Bool("table", false, "print the performance table (see table.go) instead")
 	yamlv3 := flag.String("yamlv3", "bin/yamlv3-identity", "the bare yaml.v3 round trip binary, for -table")
 	formats := flag.String("formats", "lf,crlf,json", "comma-separated list formats: lf, crlf, json")
 	flag.Parse()
 	if *table {
 		if err := runTable(*function, *identity, *yamlv3, *dir, *stdin, *runs); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *bigMiB > 0 && *declines {
+		if err := bigDeclines(*function, *dir, *stdin, *bigMiB); err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 			os.Exit(1)
 		}
@@ -159,6 +169,33 @@ func big(function, dir, stdin string, mebibytes int) error {
 		return err
 	}
 	fmt.Printf("%d workloads, %s in, %s out: wall %s, cpu %s, peak RSS %s\n", workloads, mib(size), mib(m.out),
+		m.wall.Round(time.Millisecond), m.cpu.Round(time.Millisecond), mib(m.rss))
+	return nil
+}
+
+// bigDeclines runs the function once on a list of about mebibytes MiB of
+// the items the streaming path cannot parse alone (see
+// corpus.WriteDeclines), in dir or a temporary directory.
+func bigDeclines(function, dir, stdin string, mebibytes int) error {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	path := filepath.Join(dir, "declines.yaml")
+	size, err := generate(path, 0, func(w io.Writer, _ int) error { return corpus.WriteDeclines(w, int64(mebibytes)<<20) })
+	if err != nil {
+		return err
+	}
+	defer os.Remove(path)
+	m, err := measure(function, path, stdin)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("the items the streaming path cannot parse alone, %s in, %s out: wall %s, cpu %s, peak RSS %s\n", mib(size), mib(m.out),
 		m.wall.Round(time.Millisecond), m.cpu.Round(time.Millisecond), mib(m.rss))
 	return nil
 }

@@ -44,6 +44,7 @@ func runTable(function, identity, yamlv3, dir, stdin string, runs int) error {
 		write func(io.Writer) error
 	}{
 		{"workloads-10000", func(w io.Writer) error { return corpus.Write(w, 10000) }},
+		{"workloads-10000-zero-config", func(w io.Writer) error { return corpus.WriteZeroConfig(w, 10000) }},
 		{"workloads-2000", func(w io.Writer) error { return corpus.Write(w, 2000) }},
 		{"mix", func(w io.Writer) error { return corpus.WriteMix(w, mix) }},
 		{"mix-plain", func(w io.Writer) error { return corpus.WritePlain(w, mix) }},
@@ -82,6 +83,11 @@ func runTable(function, identity, yamlv3, dir, stdin string, runs int) error {
 	}
 	row("10,000 workloads, vs kyaml identity", "workloads-10000", "wall", f, b, wall, showTime, "≤ 0.40×")
 	row("10,000 workloads, vs kyaml identity", "workloads-10000", "peak RSS", f, b, rss, mib, "≤ 100 MiB")
+	if f, b, err = paired(runs, fn("workloads-10000-zero-config"), base(identity, "workloads-10000-zero-config")); err != nil {
+		return err
+	}
+	row("the same with no functionConfig (zero config), vs kyaml identity", "workloads-10000-zero-config", "wall", f, b, wall, showTime, "≤ 0.40×")
+	row("the same with no functionConfig (zero config), vs kyaml identity", "workloads-10000-zero-config", "peak RSS", f, b, rss, mib, "≤ 100 MiB")
 	if f, b, err = paired(runs, fn("workloads-2000"), base(yamlv3, "workloads-2000")); err != nil {
 		return err
 	}

@@ -36,6 +36,13 @@ func Write(w io.Writer, workloads int) error {
 	return writeList(w, func(f func(doc string) error) error { return docs(workloads, f) })
 }
 
+// WriteZeroConfig writes the list Write writes without its functionConfig,
+// as users run the function by default: the catalog recognises the
+// sidecars.
+func WriteZeroConfig(w io.Writer, workloads int) error {
+	return writeListWith(w, func(f func(doc string) error) error { return docs(workloads, f) }, "")
+}
+
 // WriteCRLF writes the list Write writes with CRLF line breaks.
 func WriteCRLF(w io.Writer, workloads int) error {
 	bw := bufio.NewWriterSize(w, 1<<16)

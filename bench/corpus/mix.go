@@ -90,6 +90,11 @@ func WriteBigDeployment(w io.Writer, size int) error {
 // writeList writes the resources each gives as a ResourceList with the
 // FunctionConfig.
 func writeList(w io.Writer, each func(f func(doc string) error) error) error {
+	return writeListWith(w, each, FunctionConfig)
+}
+
+// writeListWith is writeList with the given functionConfig, or none for "".
+func writeListWith(w io.Writer, each func(f func(doc string) error) error, functionConfig string) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
 	if err := each(func(doc string) error {
@@ -98,11 +103,13 @@ func writeList(w io.Writer, each func(f func(doc string) error) error) error {
 	}); err != nil {
 		return err
 	}
-	bw.WriteString("functionConfig:\n")
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(FunctionConfig, "\n"), "\n") {
-		bw.WriteString("  " + line)
+	if functionConfig != "" {
+		bw.WriteString("functionConfig:\n")
+		for _, line := range strings.SplitAfter(strings.TrimSuffix(functionConfig, "\n"), "\n") {
+			bw.WriteString("  " + line)
+		}
+		bw.WriteString("\n")
 	}
-	bw.WriteString("\n")
 	return bw.Flush()
 }
 

@@ -34,3 +34,27 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunPublished runs the vendors' published manifests, repeated to
+// 4 MiB, through ResourceList: what the profile of real manifests shows.
+func BenchmarkRunPublished(b *testing.B) {
+	var dirs []string
+	for _, dir := range corpus.PublishedDirs {
+		dirs = append(dirs, "../../"+dir)
+	}
+	files, err := corpus.Published(dirs...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var list bytes.Buffer
+	if err := corpus.WritePublished(&list, files, 4<<20); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(list.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := driver.Run(bytes.NewReader(list.Bytes()), io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"bytes"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/elide"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
@@ -21,7 +23,7 @@ var elideFrom = 256 << 10
 // edits the item's own text, which also gives the right error.
 func editElided(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, bool) {
 	it, ok := elided(in, e, text)
-	if !ok {
+	if !ok || in.Layout.Joined(i) {
 		return encoded{}, false
 	}
 	item, err := in.ParseItemText(i, it.Text)
@@ -41,7 +43,7 @@ func editElided(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded
 // elided is the item's text with the container fields the run does not
 // read elided, or false when it is not an item to elide.
 func elided(in *stream.Input, e *engine.Engine, text []byte) (*elide.Item, bool) {
-	if in.Layout.JSON || len(text) < elideFrom {
+	if in.Layout.JSON || len(text) < elideFrom || !elidable(text) {
 		return nil, false
 	}
 	s, ok := scan.ScanItem(text)
@@ -53,4 +55,17 @@ func elided(in *stream.Input, e *engine.Engine, text []byte) (*elide.Item, bool)
 		return nil, false
 	}
 	return elide.Reduce(text, path, e.MayBeSidecar)
+}
+
+// elidable reports whether an item's text keeps to the shapes the elision
+// is held to (see TestElisionChangesNothing): ASCII, no escape, no block
+// scalar with an indentation indicator, no sequence entry starting with
+// "-". ScanItem reads these too, for an item copied as it came.
+func elidable(text []byte) bool {
+	for _, c := range text {
+		if c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return !bytes.Contains(text, []byte("- -")) && !bytes.Contains(text, []byte("|2"))
 }

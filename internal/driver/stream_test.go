@@ -331,6 +331,7 @@ func TestStreamMatchesWholeList(t *testing.T) {
 	cases = append(cases, shapes(t, generated[1])...) // Namespaces marked in every form
 	cases = append(cases, vendorShapeLists(t)...)
 	cases = append(cases, declinedLists()...)
+	cases = append(cases, localLists()...)
 	for _, d := range cases {
 		t.Run(d.name, func(t *testing.T) {
 			streamed, problem := compareRuns(d.in)
@@ -381,6 +382,52 @@ var vendorShapes = map[string]string{
 		"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec: {containers: [{name: app}, {name: linkerd-proxy}]}\n",
 }
 
+// localShapes are lists with items the streaming path cannot parse alone:
+// it parses each with its neighbours (a comment at the end of an item or
+// after it that the parser may attach elsewhere alone: see
+// stream.Layout.Joined), or mends the split (a quoted scalar or a flow
+// collection holding a line that looks like an item's start: see
+// stream.Input.Merge), and takes the rest of the list item by item.
+var localShapes = map[string]string{
+	"comment-in-item-at-column-0": "- " + itemPod + "# inside\n  status: {}\n- " + itemPod,
+	"comment-after-flow-item":     "- {kind: Pod, metadata: {name: q}}\n# between\n- " + itemPod,
+	"comment-at-end-of-flow-item": "- {apiVersion: v1, kind: Pod, metadata: {name: q}, spec: {containers: [{name: app}, {name: linkerd-proxy}]}}\n   # trailing\n\n\n  # between\n\n- " + itemPod,
+	"comment-at-end-quoted-key":   "- \"kind\": ConfigMap\n  data: {a: b}\n  # trailing\n- " + itemPod,
+	"comment-after-keep-chomping": "- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + itemPod,
+	"comment-at-end-then-between": "- " + itemPod + "  # trailing\n# between\n- " + itemPod,
+	"quote-across-items":          "- kind: ConfigMap\n  metadata: {name: q}\n  data:\n    a: \"x\n- b: 1\"\n- " + itemPod,
+	"joined-and-mended":           "- {kind: Pod, metadata: {name: q}}\n# between\n- kind: ConfigMap\n  data:\n    a: 'x\n- y'\n- " + itemPod,
+}
+
+// itemPod is a Pod the run edits, as the text after an item's "- ".
+const itemPod = "apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"
+
+// localLists are the lists of localShapes, in mutate and validate, and
+// failing after them: the streaming path takes every one.
+func localLists() []differential {
+	var out []differential
+	for name, items := range localShapes {
+		for _, action := range []string{"mutate", "validate"} {
+			for _, tail := range []string{"", "- apiVersion: v1\n  kind: Pod\n  metadata: {name: twice}\n  spec:\n    containers: [{name: a}, {name: a}]\n"} {
+				in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + items + tail +
+					"functionConfig:\n  apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\n  kind: SidecarLifecycle\n  spec: {action: " + action + ", sidecars: [{preset: linkerd}]}\n"
+				what := action
+				if tail != "" {
+					what += "-failing"
+				}
+				out = append(out, differential{name: "local/" + name + "/" + what, in: []byte(in), mustStream: true})
+			}
+		}
+	}
+	var declines bytes.Buffer
+	if err := corpus.WriteDeclines(&declines, 256<<10); err != nil {
+		panic(err)
+	}
+	out = append(out, differential{name: "local/declines-corpus", in: declines.Bytes(), mustStream: true})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
 // vendorShapeLists are the vendors' published files the tests hold, as one
 // ResourceList as kustomize and kpt send it, and the lists of vendorShapes:
 // the streaming path takes every one.
@@ -408,39 +455,36 @@ func vendorShapeLists(t testing.TB) []differential {
 // declinedLists are inputs the splitter must hand to the whole-list path;
 // the output is still the same.
 func declinedLists() []differential {
-	const pod = "apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"
+	const pod = itemPod
 	const jsonPod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "app"}, {"name": "linkerd-proxy"}]}}`
 	var out []differential
 	for name, in := range map[string]string{
-		"flow-items":                  "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
-		"lone-cr":                     "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
-		"bom-inside":                  "kind: ResourceList\n\ufeffitems:\n- " + pod,
-		"tab":                         "kind: ResourceList\nitems:\n- " + pod + "  #\tcomment\n",
-		"comment-in-item-at-column-0": "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\n# inside\n", 1) + "- " + pod,
-		"comment-after-flow-item":     "kind: ResourceList\nitems:\n- {kind: Pod, metadata: {name: q}}\n# between\n- " + pod,
-		"comment-after-keep-chomping": "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + pod,
-		"comment-at-end-then-between": "kind: ResourceList\nitems:\n- " + pod + "  # trailing\n# between\n- " + pod,
-		"document-marker":             "kind: ResourceList\n---\nitems:\n- " + pod,
-		"document-end":                "kind: ResourceList\nitems:\n- " + pod + "...\n",
-		"alias-across-items":          "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
-		"anchor-across-items":         "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
-		"odd-indentation":             "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
-		"two-items-keys":              "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
-		"quoted-items-key":            "kind: ResourceList\n\"items\":\n- " + pod,
-		"not-a-list":                  "kind: ConfigMap\nitems:\n- " + pod,
-		"bad-yaml":                    "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
-		"scalar-item":                 "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
-		"quote-across-items":          "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
-		"json-escaped-items-key":      `{"kind": "ResourceList", "\u0069tems": [` + jsonPod + `]}`,
-		"json-two-items-keys":         `{"kind": "ResourceList", "items": [` + jsonPod + `], "items": [` + jsonPod + `]}`,
-		"json-comment":                "{\"kind\": \"ResourceList\", # a comment\n\"items\": [" + jsonPod + "]}",
-		"json-trailing-comma":         `{"kind": "ResourceList", "items": [` + jsonPod + `,]}`,
-		"json-scalar-item":            `{"kind": "ResourceList", "items": [` + jsonPod + `, "text"]}`,
-		"json-yaml-flow":              `{kind: ResourceList, items: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]}`,
-		"json-unbalanced":             `{"kind": "ResourceList", "items": [{"kind": "Pod"]}]}`,
-		"json-not-done":               `{"kind": "ResourceList", "items": [` + jsonPod + `]`,
-		"json-more-after":             `{"kind": "ResourceList", "items": [` + jsonPod + `]} {}`,
-		"json-control-character":      `{"kind": "ResourceList", "items": [{"kind": "Pod", "metadata": {"name": "a` + "\t" + `b"}}]}`,
+		"flow-items":             "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
+		"lone-cr":                "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
+		"bom-inside":             "kind: ResourceList\n\ufeffitems:\n- " + pod,
+		"tab":                    "kind: ResourceList\nitems:\n- " + pod + "  #\tcomment\n",
+		"document-marker":        "kind: ResourceList\n---\nitems:\n- " + pod,
+		"document-end":           "kind: ResourceList\nitems:\n- " + pod + "...\n",
+		"alias-across-items":     "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
+		"anchor-across-items":    "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
+		"odd-indentation":        "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
+		"two-items-keys":         "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
+		"quoted-items-key":       "kind: ResourceList\n\"items\":\n- " + pod,
+		"not-a-list":             "kind: ConfigMap\nitems:\n- " + pod,
+		"flow-across-items":      "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data: {a: [1,\n- 2]}\n- " + pod,
+		"bad-yaml":               "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
+		"scalar-item":            "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
+		"quote-across-items":     "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
+		"json-escaped-items-key": `{"kind": "ResourceList", "\u0069tems": [` + jsonPod + `]}`,
+		"json-two-items-keys":    `{"kind": "ResourceList", "items": [` + jsonPod + `], "items": [` + jsonPod + `]}`,
+		"json-comment":           "{\"kind\": \"ResourceList\", # a comment\n\"items\": [" + jsonPod + "]}",
+		"json-trailing-comma":    `{"kind": "ResourceList", "items": [` + jsonPod + `,]}`,
+		"json-scalar-item":       `{"kind": "ResourceList", "items": [` + jsonPod + `, "text"]}`,
+		"json-yaml-flow":         `{kind: ResourceList, items: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]}`,
+		"json-unbalanced":        `{"kind": "ResourceList", "items": [{"kind": "Pod"]}]}`,
+		"json-not-done":          `{"kind": "ResourceList", "items": [` + jsonPod + `]`,
+		"json-more-after":        `{"kind": "ResourceList", "items": [` + jsonPod + `]} {}`,
+		"json-control-character": `{"kind": "ResourceList", "items": [{"kind": "Pod", "metadata": {"name": "a` + "\t" + `b"}}]}`,
 	} {
 		out = append(out, differential{name: "declined/" + name, in: []byte(in), mustDecline: true})
 	}
@@ -464,6 +508,9 @@ func FuzzStreamMatchesWholeList(f *testing.F) {
 	}
 	for _, d := range declinedLists() {
 		f.Add(d.in, false)
+	}
+	for _, items := range localShapes {
+		f.Add([]byte(items), true)
 	}
 	for _, in := range vendorShapes {
 		f.Add([]byte(in), false)

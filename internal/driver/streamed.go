@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"sync"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -59,12 +61,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
 		}
 	}
-	e := engine.Start(configNode(fc))
-	out, closing, err := streamPass(in, e, opts)
-	var parseErr *stream.ParseError
-	if errors.As(err, &parseErr) {
-		return Report{}, &declined{parseErr.Error()}
-	}
+	out, closing, e, err := mendedPass(in, configNode(fc), opts)
 	if err != nil {
 		return Report{}, err
 	}
@@ -112,12 +109,95 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 	return false
 }
 
+// mendedPass runs streamPass with a new engine for config. Items that do
+// not parse alone, where the splitter cut inside a quoted scalar, are each
+// merged with the items after them when their text parses as one (see
+// stream.Input.Merge), and the pass runs again from the start, which no
+// output has reached yet: up to maxMended times, then it declines, as it
+// does for an item no merge mends.
+func mendedPass(in *stream.Input, config *yaml.RNode, opts Options) (*pass, fn.Results, *engine.Engine, error) {
+	for mended := 0; ; mended++ {
+		e := engine.Start(config)
+		out, closing, err := streamPass(in, e, opts)
+		var u *unparsed
+		if !errors.As(err, &u) {
+			return out, closing, e, err
+		}
+		if mended == maxMended || !mend(in, u.items) {
+			return nil, nil, nil, &declined{u.first.Error()}
+		}
+	}
+}
+
+// maxMended is how many passes mendedPass mends before it hands the list
+// to the whole-list path.
+const maxMended = 4
+
+// mend merges each of items, in order, with the items after it (see
+// stream.Input.Merge); it reports false when one cannot be.
+func mend(in *stream.Input, items []int) bool {
+	sort.Ints(items)
+	gone, last := 0, -1 // items merged away before the next one
+	for _, i := range items {
+		if i <= last {
+			continue // merged into an item before it already
+		}
+		before := in.Layout.Len()
+		into, ok := in.Merge(i - gone)
+		if !ok {
+			return false
+		}
+		n := before - in.Layout.Len()
+		last = into + gone + n
+		gone += n
+	}
+	return true
+}
+
+// unparsed is the error of a pass with items that do not parse where they
+// sit (see stream.ParseError): the pass went on to find them all.
+type unparsed struct {
+	items []int
+	first error
+}
+
+func (u *unparsed) Error() string { return u.first.Error() }
+
 // pass is the output of one pass over the items: the encoded items and
 // results, and the results a Report keeps (Options.kept).
 type pass struct {
 	items, results *spool.Spool
 	problems       fn.Results
 	opts           Options
+	// mu guards unparsed, the items that did not parse (see unparsed),
+	// and failed, the first of their errors.
+	mu       sync.Mutex
+	unparsed []int
+	failed   error
+}
+
+// unparse notes that item i does not parse where it sits when err is a
+// *stream.ParseError, and returns err otherwise.
+func (p *pass) unparse(err error) error {
+	var parseErr *stream.ParseError
+	if !errors.As(err, &parseErr) {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.unparsed = append(p.unparsed, parseErr.Item)
+	if p.failed == nil {
+		p.failed = err
+	}
+	return nil
+}
+
+// mending reports whether an item did not parse: the pass then only looks
+// for the others.
+func (p *pass) mending() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed != nil
 }
 
 func (p *pass) close() {
@@ -133,9 +213,9 @@ type encoded struct {
 }
 
 // streamPass edits and encodes every item in order (see engine.Run) and
-// returns them with the closing results. It stops with a
-// *stream.ParseError for an item that does not parse alone, and with any
-// read or spool error.
+// returns them with the closing results. An item that does not parse
+// where it sits makes it go on only to find the others, and return them
+// as an *unparsed error; it stops at any read or spool error.
 func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
 	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit), opts: opts}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
@@ -146,17 +226,27 @@ func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Res
 			if err != nil || ok {
 				return encoded{text: text}, nil, err
 			}
+			if p.mending() {
+				_, err := in.ParseItemOnce(i, text)
+				return encoded{}, nil, p.unparse(err)
+			}
 			enc, ok := editElided(in, e, i, text)
 			if !ok {
 				enc, err = editItem(in, e, i, text)
 			}
-			return enc, &enc.edit, err
+			if err != nil {
+				return encoded{}, nil, p.unparse(err)
+			}
+			return enc, &enc.edit, nil
 		},
 		Write: func(i int, enc encoded, w *engine.Written) error {
-			return p.write(in, e, i, enc, w)
+			return p.unparse(p.write(in, e, i, enc, w))
 		},
-		Failed: func(k int) error { return p.rewrite(in, e, k) },
+		Failed: func(k int) error { return p.unparse(p.rewrite(in, e, k)) },
 	})
+	if err == nil && p.failed != nil {
+		err = &unparsed{items: p.unparsed, first: p.failed}
+	}
 	if err == nil {
 		err = p.items.Flush()
 	}
@@ -235,7 +325,19 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return yamltext.ItemText(item)
+	text, err = yamltext.ItemText(item)
+	return footBreak(in, i, item, text), err
+}
+
+// footBreak is an item's text with the blank line the writer puts after
+// an entry that holds a comment of its own at its end (a flow mapping
+// followed by comments: the parser attaches them to the entry), when
+// another entry follows.
+func footBreak(in *stream.Input, i int, item *yaml.RNode, text []byte) []byte {
+	if item.YNode().FootComment == "" || i+1 >= in.Layout.Len() || len(text) == 0 {
+		return text
+	}
+	return append(text, '\n')
 }
 
 // resultsText is the results' entries as the list writes them, or nothing
@@ -259,7 +361,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		err  error
 	)
 	if text != nil {
-		item, err = in.ParseItemText(i, text)
+		item, err = in.ParseItemOnce(i, text)
 	} else {
 		item, err = in.ParseItem(i)
 	}
@@ -274,11 +376,13 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
 	}
 	ed := e.Edit(item)
-	if w := ed.Written(); !w.Changed && text != nil && asWritten(text) {
+	if w := ed.Written(); !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(text) {
 		results, err := resultsText(w.Results)
 		return encoded{edit: ed, text: text, results: results}, err
 	}
-	return encode(ed)
+	enc, err := encode(ed)
+	enc.text = footBreak(in, i, ed.Written().Node, enc.text)
+	return enc, err
 }
 
 // asWritten reports whether an item's text is what the writer writes for

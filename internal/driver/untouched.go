@@ -27,7 +27,9 @@ func untouched(e *engine.Engine, body []byte) bool {
 // untouchedItem reads item i of a YAML ResourceList and reports whether the
 // streaming path may write its text in its place without parsing it: the
 // run does not read it (as untouched says for a plain document), and
-// scan.ScanItem finds it already as the writer writes it.
+// scan.ScanItem finds it already as the writer writes it. An item joined to
+// its neighbours (see stream.Layout.Joined) is always parsed: its own text
+// does not say where the parser attaches its comments.
 func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, error) {
 	if in.Layout.JSON {
 		return nil, false, nil
@@ -36,7 +38,7 @@ func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, err
 	if err != nil {
 		return nil, false, fmt.Errorf("reading input: %w", err)
 	}
-	if bytes.Contains(text, []byte(engine.PackagePathAnnotation)) || e.MayRead(itemKind(text)) {
+	if in.Layout.Joined(i) || bytes.Contains(text, []byte(engine.PackagePathAnnotation)) || e.MayRead(itemKind(text)) {
 		return text, false, nil
 	}
 	s, ok := scan.ScanItem(text)

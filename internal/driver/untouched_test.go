@@ -185,7 +185,38 @@ var scanItemSeeds = []string{
 	"- apiVersion: v1\n  kind: X\n  metadata:\n    labels:\n      a: b\n  spec:\n    list:\n    - a: 1\n      b:\n      - c\n      - d: e\n    other:\n      x: y\n",
 	"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n    labels: {}\n  spec:\n    volumes:\n    - name: tmp\n      emptyDir: {}\n    containers:\n    - name: a\n      args: []\n      resources: {}\n    - {}\n    - []\n",
 	"- # Source: chart/templates/cm.yaml\n  #\n  ### section\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations:\n      \"helm.sh/hook\": \"pre-install,pre-upgrade\"\n      'it''s': v\n  data:\n    k: v\n    l:\n    - \"m\": n\n      o: p\n",
+	"- apiVersion: apps/v1\n  kind: Deployment\n  spec:\n    template:\n      spec:\n        containers:\n        - args:\n          - --config=/etc/a.yaml\n          - -c\n          - -log-level=info\n          command:\n          - |2\n\n            x\n          - |2-\n             y\n            z\n",
+	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    description: \"a \\n b \\\"c\\\" \\\\ \\t \\x01 \\x7F é ü 日本\"\n    mode:\n      description: |2-\n         lead\n        next\n",
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    names: {kind: Thing, plural: things}\n    list: [a, 1, -2, true, 'b c', 'it''s', \"d\", {e: [], f: {}}, []]\n    more:\n    - {g: h/i.j, k: [l]}\n",
+}
+
+// TestScanItemPublished checks FuzzScanItemIsItemText's property on every
+// item of the vendors' published manifests.
+func TestScanItemPublished(t *testing.T) {
+	var dirs []string
+	for _, dir := range corpus.PublishedDirs {
+		dirs = append(dirs, "../../"+dir)
+	}
+	files, err := corpus.Published(dirs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list bytes.Buffer
+	if err := corpus.WritePublished(&list, files, 1); err != nil {
+		t.Fatal(err)
+	}
+	in, err := stream.Read(bytes.NewReader(list.Bytes()), stream.Options{})
+	if err != nil || in.Layout == nil {
+		t.Fatalf("the list does not split: %v", err)
+	}
+	defer in.Close()
+	for i := 0; i < in.Layout.Len(); i++ {
+		text, err := in.Item(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkScanItem(t, string(text))
+	}
 }
 
 // TestScanItemEmptyCollections: "{}" and "[]" are read as values, which

@@ -49,12 +49,15 @@ func Scan(body []byte) (Scanned, bool) {
 // it in a YAML list: a "- " line at column 0 and the lines under it, two
 // spaces more indented. It answers only for text that is already what
 // ItemText writes for the item it parses to, so that the text can be
-// written in its place: ASCII, LF line breaks, no other comment, no blank line
+// written in its place: printable UTF-8 with no byte order mark, LF line
+// breaks, no other comment, no blank line
 // but in a literal block scalar, no blank at the end of a line, one space
 // after every ":" and "-", mappings two spaces under their key and
 // sequences at their key's column, no null written as nothing, literal
 // block scalars ("|", "|-") two spaces under their key with no blank line
-// first or last, quoted scalars with no escape, no plain "<<" (the merge
+// first or last, or with the indentation indicator the writer writes for
+// a value that starts with a space or a line break ("|2", "|2-"), quoted
+// scalars with no escape but those the writer writes (see writerEscapes), no plain "<<" (the merge
 // tag, which ItemText writes "!!merge <<"), keys of at most 128
 // characters, and an annotations key only with a mapping with entries
 // under it (ItemText drops metadata.annotations of any other value). It
@@ -67,10 +70,15 @@ func ScanItem(text []byte) (Scanned, bool) {
 	if !bytes.HasPrefix(text, []byte("- ")) || !bytes.HasSuffix(text, []byte("\n")) || bytes.Contains(text, []byte(" \n")) {
 		return Scanned{}, false
 	}
+	ascii := true
 	for _, c := range text {
-		if c >= utf8.RuneSelf || c < 0x20 && c != '\n' || c == 0x7f {
+		if c < 0x20 && c != '\n' || c == 0x7f {
 			return Scanned{}, false
 		}
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if !ascii && (!printable(text) || bytes.Contains(text, []byte("\uFEFF"))) {
+		return Scanned{}, false // the writer escapes a byte order mark
 	}
 	return scan(text, true)
 }
@@ -168,6 +176,12 @@ type scanner struct {
 	block      bool
 	blockStart int // the first content line's indentation, 0 before it
 	blankMax   int // the most spaces of a blank line before it
+	// hinted: the block scalar has the writer's indentation indicator
+	// ("|2", "|2-"), which it writes for a value that starts with a space.
+	hinted bool
+	// hintFirst: no line of the hinted block scalar was read yet; the
+	// first must be blank or start with a space.
+	hintFirst bool
 	// stopWord: the plain scalar may not go on: the top-level apiVersion
 	// or kind, or a scalar a comment ends.
 	stopWord bool
@@ -213,7 +227,7 @@ func (s *scanner) line(line []byte) {
 
 // blockEnds reports whether the block scalar that ends here is as
 // ItemText writes it: some content, no blank line last.
-func (s *scanner) blockEnds() bool { return s.blockStart > 0 && !s.blockBlank }
+func (s *scanner) blockEnds() bool { return s.blockStart > 0 && !s.blockBlank && !s.hintFirst }
 
 // continues reports whether a line at col belongs to the multi-line
 // scalar the scanner is inside, and checks it.
@@ -225,11 +239,14 @@ func (s *scanner) continues(col int, content []byte) bool {
 			if s.blockStart == 0 && col > s.blankMax {
 				s.blankMax = col
 			}
-			s.blockBlank = true
+			s.blockBlank, s.hintFirst = true, false
 			s.ok = s.ok && !(s.canonical && s.blockStart == 0) && bytes.IndexByte(content, '\t') < 0
 			return true
 		case col <= s.inside:
 			return false
+		case s.hinted && s.hintFirst:
+			s.ok = s.ok && col > s.blockStart && content[0] != '\t'
+			s.hintFirst = false
 		case s.blockStart == 0:
 			s.blockStart = col
 			s.ok = s.ok && s.blankMax <= col && content[0] != '\t' && !(s.canonical && col != s.inside+2)
@@ -295,8 +312,8 @@ func (s *scanner) dash(col int, content []byte) {
 	switch {
 	case len(rest) == 0 || rest[0] == '#':
 		s.open, s.openDash = col, true
-	case rest[0] == '-' || rest[0] == '\t':
-		s.ok = false
+	case rest[0] == '\t', rest[0] == '-' && (len(rest) == 1 || rest[1] == ' ' || rest[1] == '\t'):
+		s.ok = false // a tab, or a sequence in the entry
 	default:
 		if _, _, _, isKey := splitAnyKey(rest, restCol); isKey {
 			if len(s.frames) >= maxScanDepth {
@@ -371,18 +388,28 @@ func (s *scanner) value(col int, value []byte, word bool) {
 		if len(header) > 0 && (header[0] == '-' || header[0] == '+') {
 			header = header[1:]
 		}
+		if s.canonical && len(header) > 0 && header[0] == '2' && value[0] == '|' {
+			header = header[1:] // the writer's indentation indicator: see hinted
+			if len(header) > 0 && header[0] == '-' {
+				header = header[1:]
+			}
+		}
 		if rest := bytes.TrimLeft(header, " \t"); len(rest) > 0 && (rest[0] != '#' || len(rest) == len(header)) {
 			s.ok = false // an indentation indicator, or text after the header
 			return
 		}
-		if s.canonical && string(value) != "|" && string(value) != "|-" {
+		hinted := s.canonical && (string(value) == "|2" || string(value) == "|2-")
+		if s.canonical && string(value) != "|" && string(value) != "|-" && !hinted {
 			s.ok = false
 			return
 		}
-		s.inside, s.block, s.blockStart, s.blankMax, s.blockBlank = col, true, 0, 0, false
+		s.inside, s.block, s.blockStart, s.blankMax, s.blockBlank, s.hinted, s.hintFirst = col, true, 0, 0, false, hinted, hinted
+		if hinted {
+			s.blockStart = col + 2
+		}
 	case '"', '\'':
 		end := quotedEnd(value)
-		s.ok = s.ok && end > 0 && !(s.canonical && (end != len(value)-1 || value[0] == '"' && bytes.IndexByte(value, '\\') >= 0))
+		s.ok = s.ok && end > 0 && !(s.canonical && (end != len(value)-1 || value[0] == '"' && !writerEscapes(value[1:end])))
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
 		if s.canonical && (string(value) == "{}" || string(value) == "[]") {
 			return // an empty mapping or sequence, which ItemText writes so
@@ -416,6 +443,54 @@ func (s *scanner) value(col int, value []byte, word bool) {
 		}
 		s.inside, s.block, s.stopWord = col, false, ends
 	}
+}
+
+// writerEscapes reports whether the text of a double-quoted scalar, of
+// printable ASCII, holds only escapes the writer writes for the
+// character they stand for: "\n", "\"", "\\" and the other one-letter
+// escapes of control characters, "\xHH" in capitals for the others. The
+// writer writes every other character as it is (it folds no line).
+func writerEscapes(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' {
+			continue
+		}
+		if i+1 == len(text) {
+			return false
+		}
+		i++
+		switch c := text[i]; c {
+		case '0', 'a', 'b', 't', 'n', 'v', 'f', 'r', 'e', '"', '\\':
+		case 'x':
+			if i+2 >= len(text) {
+				return false
+			}
+			v, ok := upperHex(text[i+1 : i+3])
+			if !ok || v >= 0x20 && v != 0x7f || bytes.IndexByte([]byte{0, 7, 8, 9, 10, 11, 12, 13, 0x1b}, v) >= 0 {
+				return false
+			}
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// upperHex is the byte two hex digits in capitals write, or false.
+func upperHex(d []byte) (byte, bool) {
+	var v byte
+	for _, c := range d {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | (c - '0')
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | (c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // oneSpaceAfter reports whether what follows a key's ":" is nothing, or one

@@ -12,15 +12,16 @@
 // sequence of items all at one column, LF or CRLF line breaks, a byte order
 // mark and a "---" before the first key, blank lines and comments between
 // the items and after them; no tabs, lone CRs or other control characters,
-// no other document marker, no comment at the end of an item's own lines
-// but after an item that starts with a plain key and before an item or a
-// key (see lineSplitter). In JSON
+// no other document marker, no comment at the end of the last item's own
+// lines but after an item that starts with a plain key (see lineSplitter:
+// between items, such comments join the items around them, which are
+// parsed together). In JSON
 // it is an object with one "items" array of objects and nothing but JSON in
 // it (see jsonSplitter). The caller also checks what the splitter cannot
 // see: that the parser finds the items key where the splitter did
-// (Layout.ItemsLine) and that each item parses alone (Input.ParseItem), so
-// an anchor used across items, a quoted scalar or flow collection spanning
-// the cut, or any other surprise also ends in the whole-list path.
+// (Layout.ItemsLine) and that each item parses alone (Input.ParseItem): a
+// quoted scalar spanning the cut is mended (Input.Merge); an anchor used
+// across items, or any other surprise, ends in the whole-list path.
 package stream
 
 import (
@@ -28,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -47,6 +49,19 @@ type Input struct {
 	Layout *Layout
 	// Declined says why the input was not split.
 	Declined string
+
+	// groups holds the parses of the groups whose items ParseItemOnce
+	// has not all handed out yet, by their first item.
+	groupsMu sync.Mutex
+	groups   map[int]*groupParse
+}
+
+// groupParse is a group's items, parsed together, until each was handed
+// out once.
+type groupParse struct {
+	items []*yaml.RNode
+	err   error
+	left  int
 }
 
 // Layout is a ResourceList split at its top-level items.
@@ -72,8 +87,15 @@ type Layout struct {
 	// a block scalar that starts with "#"), what follows it in the list: the
 	// parser attaches such a comment to another key at the end of the input
 	// than before an item or a key, so the item is parsed before a stand-in
-	// of what follows it (see parseEntry). An item not in it is parsed alone.
+	// of what follows it (see parseEntries). An item not in it is parsed alone.
 	follow map[int]follower
+	// joined holds the items parsed with the item after them: the parser
+	// may attach the comments at the end of such an item, or after it,
+	// otherwise when the item is parsed alone (a flow mapping, a block
+	// scalar that keeps its final line breaks), so the items from the
+	// first to the last of a run of joined items, a group, are parsed
+	// together, where they sit in the list, and each takes its entry.
+	joined map[int]bool
 }
 
 // follower is what follows an item in the list.
@@ -95,6 +117,24 @@ type span struct{ start, end int64 }
 
 // Len is the number of items.
 func (l *Layout) Len() int { return len(l.items) }
+
+// Joined reports whether item i is parsed with a neighbour: its text alone
+// does not say what the parser attaches to it.
+func (l *Layout) Joined(i int) bool {
+	return l.joined[i] || i > 0 && l.joined[i-1]
+}
+
+// group is the first and the last item of item i's group.
+func (l *Layout) group(i int) (first, last int) {
+	first, last = i, i
+	for first > 0 && l.joined[first-1] {
+		first--
+	}
+	for l.joined[last] {
+		last++
+	}
+	return first, last
+}
 
 // Options tune Read.
 type Options struct {
@@ -247,26 +287,195 @@ func (in *Input) ParseItem(i int) (*yaml.RNode, error) {
 	return in.ParseItemText(i, text)
 }
 
-// ParseItemText is ParseItem for item i's text, read with Item.
+// ParseItemText is ParseItem for item i's text, read with Item. An item
+// joined to its neighbours is parsed with them (see Layout.joined).
 func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
 	var (
 		item *yaml.RNode
 		err  error
 	)
-	switch {
+	switch first, last := in.Layout.group(i); {
 	case in.Layout.JSON:
 		item, err = parseJSONItem(text)
+	case first < last:
+		item, err = in.parseGroup(first, last, i)
 	default:
-		head, entries := "items:\n", 1
-		if i > 0 && startsWithComment(text) {
-			head, entries = afterItem(in.Layout.dash), 2
-		}
-		item, err = parseEntry(head, text, entries, in.Layout.follow[i], in.Layout.dash)
+		item, err = in.parseSpan(i, i, text)
 	}
 	if err != nil {
 		return nil, &ParseError{Item: i, Err: err}
 	}
 	return item, nil
+}
+
+// ParseItemOnce is ParseItemText for a pass that parses each item once:
+// the items of a group (see Layout.joined) are parsed together once, and
+// each item's node is handed out once, so that one edited is never handed
+// out again; ParseItemText parses the group anew.
+func (in *Input) ParseItemOnce(i int, text []byte) (*yaml.RNode, error) {
+	first, last := in.Layout.group(i)
+	if in.Layout.JSON || first == last {
+		return in.ParseItemText(i, text)
+	}
+	in.groupsMu.Lock()
+	g := in.groups[first]
+	if g == nil {
+		g = &groupParse{left: last - first + 1}
+		text, err := in.text(first, last)
+		if err == nil {
+			g.items, err = in.parseGroupText(first, last, text)
+		}
+		g.err = err
+		if in.groups == nil {
+			in.groups = map[int]*groupParse{}
+		}
+		in.groups[first] = g
+	}
+	var item *yaml.RNode
+	if g.items != nil {
+		item, g.items[i-first] = g.items[i-first], nil
+	}
+	if g.left--; g.left == 0 {
+		delete(in.groups, first)
+	}
+	in.groupsMu.Unlock()
+	switch {
+	case g.err != nil:
+		return nil, &ParseError{Item: i, Err: g.err}
+	case item == nil:
+		return in.ParseItemText(i, text) // handed out already
+	}
+	return item, nil
+}
+
+// parseSpan parses text, the items from first to last, as one entry where it
+// sits in the list.
+func (in *Input) parseSpan(first, last int, text []byte) (*yaml.RNode, error) {
+	head, entries := in.head(first, text)
+	items, err := parseEntries(head, text, entries, 1, in.Layout.follow[last], in.Layout.dash)
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// parseGroup parses the items from first to last together and returns item
+// i's entry.
+func (in *Input) parseGroup(first, last, i int) (*yaml.RNode, error) {
+	text, err := in.text(first, last)
+	if err != nil {
+		return nil, err
+	}
+	items, err := in.parseGroupText(first, last, text)
+	if err != nil {
+		return nil, err
+	}
+	return items[i-first], nil
+}
+
+// parseGroupText parses text, the items from first to last, together.
+func (in *Input) parseGroupText(first, last int, text []byte) ([]*yaml.RNode, error) {
+	head, entries := in.head(first, text)
+	if first > 0 {
+		// The parser attaches a comment at the end of a flow mapping
+		// otherwise when the mapping is the first entry.
+		head, entries = afterItem(in.Layout.dash), 1
+	}
+	return parseEntries(head, text, entries, last-first+1, in.Layout.follow[last], in.Layout.dash)
+}
+
+// head is the head under which the text starting with item first is
+// parsed, and the number of entries it holds (see afterItem).
+func (in *Input) head(first int, text []byte) (string, int) {
+	if first > 0 && startsWithComment(text) {
+		return afterItem(in.Layout.dash), 1
+	}
+	return "items:\n", 0
+}
+
+// text is the text of the items from first to last.
+func (in *Input) text(first, last int) ([]byte, error) {
+	start, end := in.Layout.items[first].start, in.Layout.items[last].end
+	b := make([]byte, end-start)
+	if _, err := in.data.ReadAt(b, start); err != nil && !(err == io.EOF && len(b) > 0) {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Merge tries to mend a split at item i, which does not parse alone, nor
+// with its neighbours: when the items of its group (see Layout.joined) but
+// the last, then the text of the last to item j, for the first j up to
+// maxMerge items on, parse, those last items become one (a quoted scalar
+// held a line the splitter took for an item's start). It returns the
+// item they became, and reports whether it did.
+func (in *Input) Merge(i int) (int, bool) {
+	if in.Layout.JSON {
+		return 0, false
+	}
+	first, last := in.Layout.group(i)
+	for j := last + 1; j < in.Layout.Len() && j <= last+maxMerge; j++ {
+		l := in.Layout.clone()
+		l.merge(last, j)
+		try := Input{data: in.data, size: in.size, Layout: l}
+		if _, err := try.ParseItem(first); err == nil {
+			in.Layout = l
+			in.groupsMu.Lock()
+			in.groups = nil
+			in.groupsMu.Unlock()
+			return last, true
+		}
+	}
+	return 0, false
+}
+
+// maxMerge is how many items after one that does not parse alone Merge
+// tries to take with it.
+const maxMerge = 8
+
+// clone is a copy of l that merge may change.
+func (l *Layout) clone() *Layout {
+	c := *l
+	c.items = append([]span(nil), l.items...)
+	c.Marked = append([]int(nil), l.Marked...)
+	return &c
+}
+
+// merge makes the items from i to j one item.
+func (l *Layout) merge(i, j int) {
+	n := j - i
+	l.items[i].end = l.items[j].end
+	l.items = append(l.items[:i+1], l.items[j+1:]...)
+	shift := func(k int) int {
+		switch {
+		case k > j:
+			return k - n
+		case k > i:
+			return i
+		}
+		return k
+	}
+	follow := map[int]follower{}
+	for k, f := range l.follow {
+		if k < i || k >= j {
+			follow[shift(k)] = f
+		}
+	}
+	l.follow = follow
+	joined := map[int]bool{}
+	for k := range l.joined {
+		if k < i || k >= j {
+			joined[shift(k)] = true
+		}
+	}
+	l.joined = joined
+	var marked []int
+	for _, k := range l.Marked {
+		if k = shift(k); len(marked) == 0 || marked[len(marked)-1] != k {
+			marked = append(marked, k)
+		}
+	}
+	l.Marked = marked
 }
 
 // ParseError is an item whose text does not parse alone: only the whole

@@ -53,6 +53,9 @@ type lineSplitter struct {
 	ended bool
 	// follow holds what follows each item that ended so (see Layout.follow).
 	follow map[int]follower
+	// joined holds the items parsed with the item after them (see
+	// Layout.joined).
+	joined map[int]bool
 	// block is set when the current item starts with "- key:", or with
 	// "-" and a comment, then "key:" on the next line (firstKey is set
 	// until that line is read); keep when one of its lines may start a
@@ -201,10 +204,6 @@ func (s *lineSplitter) take(line []byte) {
 		s.gapIndented = s.gapIndented || low && indent > 0
 		return
 	case indent > s.dash && s.dash >= 0:
-		if s.gapComment {
-			s.decline("a comment at the items' column inside an item")
-			return
-		}
 		s.comment = text[indent] == '#'
 		s.keep = s.keep || mayKeep(text)
 		if s.firstKey && !s.comment {
@@ -212,7 +211,7 @@ func (s *lineSplitter) take(line []byte) {
 			s.firstKey = false
 		}
 	case isEntry(text, indent) && (s.dash < 0 || indent == s.dash):
-		s.endItem()
+		s.endItem(true)
 		start := s.offset
 		if s.gapComment {
 			start = s.lastEnd
@@ -328,31 +327,45 @@ func (s *lineSplitter) followBy(i int, f follower) {
 	s.ended = false
 }
 
-// endItem checks the end of the current item.
-func (s *lineSplitter) endItem() {
+// endItem checks the end of the current item, before another item when
+// next is set. An item whose end, or the comments after it, the parser may
+// attach otherwise when the item is parsed alone is joined to the next item
+// (see Layout.joined); the last item cannot be.
+func (s *lineSplitter) endItem(next bool) {
+	var why string
 	switch {
 	case s.comment && !s.block:
-		s.decline("a comment at the end of an item that does not start with a plain key")
+		why = "a comment at the end of an item that does not start with a plain key"
 	case s.comment && s.gapComment:
-		s.decline("a comment at the end of an item, then comments before the next")
+		why = "a comment at the end of an item, then comments before the next"
+	case s.gapComment && len(s.starts) > 0 && !s.block:
+		why = "a comment after an item that does not start with a plain key"
+	case s.gapComment && len(s.starts) > 0 && s.keep:
+		why = "a comment after an item with a block scalar that may keep its final line breaks"
 	}
-	s.ended = s.comment
-	if s.gapComment && len(s.starts) > 0 {
-		switch {
-		case !s.block:
-			s.decline("a comment after an item that does not start with a plain key")
-		case s.keep:
-			s.decline("a comment after an item with a block scalar that may keep its final line breaks")
-		}
+	s.ended = s.comment && why == ""
+	switch {
+	case why != "" && next:
+		s.join(len(s.starts) - 1)
+	case why != "":
+		s.decline("%s, and it is the last item", why)
 	}
 	s.comment = false
+}
+
+// join records that item i is parsed with the item after it.
+func (s *lineSplitter) join(i int) {
+	if s.joined == nil {
+		s.joined = map[int]bool{}
+	}
+	s.joined[i] = true
 }
 
 // endItems is called after the last item: comments after it go to the
 // skeleton. Only at column 0: the parser attaches an indented one to the
 // last item when a top-level key follows.
 func (s *lineSplitter) endItems() {
-	s.endItem()
+	s.endItem(false)
 	if s.gapIndented {
 		s.decline("a comment after the last item that is not at column 0")
 	}
@@ -389,7 +402,7 @@ func (s *lineSplitter) layout() (*Layout, string) {
 	}
 	skeleton.WriteString("items: []\n")
 	skeleton.Write(s.suffix.Bytes())
-	l := &Layout{Skeleton: skeleton.Bytes(), ItemsLine: s.itemsLine, Marked: s.marked, dash: s.dash, follow: s.follow}
+	l := &Layout{Skeleton: skeleton.Bytes(), ItemsLine: s.itemsLine, Marked: s.marked, dash: s.dash, follow: s.follow, joined: s.joined}
 	if s.nextKey {
 		// The items took the lines between the items key and the next one,
 		// but for the comments after the last item, which the skeleton kept.

@@ -25,7 +25,11 @@ func LF(text []byte) []byte {
 // list. It returns an error unless the text is exactly one mapping and no
 // comment lands outside it.
 func ParseItem(text []byte) (*yaml.RNode, error) {
-	return parseEntry("items:\n", text, 1, followEnd, 0)
+	items, err := parseEntries("items:\n", text, 0, 1, followEnd, 0)
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
 }
 
 // afterItem is the head under which the text of an item that starts with
@@ -37,17 +41,18 @@ func afterItem(dash int) string {
 	return "items:\n" + strings.Repeat(" ", dash) + "- x: 0\n"
 }
 
-// parseEntry parses head, text and a stand-in for what follows the text in
-// the list (an item "- x: 0" at column dash, a top-level key "x: 0", or
+// parseEntries parses head, text and a stand-in for what follows the text
+// in the list (an item "- x: 0" at column dash, a top-level key "x: 0", or
 // nothing), which must be one document holding a mapping whose first key
-// holds a block sequence of entries entries and the stand-in item, and
-// returns the last of those entries. It returns an error when a comment
-// lands outside the text's own entry.
-func parseEntry(head string, text []byte, entries int, follow follower, dash int) (*yaml.RNode, error) {
-	tail, keys, all := "", 2, entries
+// holds a block sequence of before entries from head, n entries from text
+// and the stand-in item, and returns the n entries of text. It returns an
+// error when a comment lands outside them, or one of them is not a
+// mapping.
+func parseEntries(head string, text []byte, before, n int, follow follower, dash int) ([]*yaml.RNode, error) {
+	tail, keys, all := "", 2, before+n
 	switch follow {
 	case followItem:
-		tail, all = strings.Repeat(" ", dash)+"- x: 0\n", entries+1
+		tail, all = strings.Repeat(" ", dash)+"- x: 0\n", all+1
 	case followKey:
 		tail, keys = "x: 0\n", 4
 	}
@@ -71,21 +76,24 @@ func parseEntry(head string, text []byte, entries int, follow follower, dash int
 	if seq.Kind != yaml.SequenceNode || len(seq.Content) != all || hasComment(seq) || seq.Style != 0 {
 		return nil, errors.New("item is not one entry of a block sequence")
 	}
-	for _, before := range seq.Content[:entries-1] {
-		if anyComment(before) {
+	for _, b := range seq.Content[:before] {
+		if anyComment(b) {
 			return nil, errors.New("a comment before the item lands on the item before it")
 		}
 	}
-	for _, after := range seq.Content[entries:] {
+	for _, after := range seq.Content[before+n:] {
 		if anyComment(after) {
 			return nil, errors.New("a comment at the end of the item lands on the item after it")
 		}
 	}
-	item := seq.Content[entries-1]
-	if item.Kind != yaml.MappingNode {
-		return nil, errors.New("item is not a mapping")
+	items := make([]*yaml.RNode, n)
+	for k, item := range seq.Content[before : before+n] {
+		if item.Kind != yaml.MappingNode {
+			return nil, errors.New("item is not a mapping")
+		}
+		items[k] = yaml.NewRNode(item)
 	}
-	return yaml.NewRNode(item), nil
+	return items, nil
 }
 
 // parseJSONItem parses the text of one item of a JSON ResourceList, as

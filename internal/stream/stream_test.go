@@ -67,15 +67,8 @@ func TestReadDeclines(t *testing.T) {
 		{"document start with a comment", "--- # c\n" + head + "items:\n- a: b\n", "document marker"},
 		{"document end", head + "items:\n- a: b\n...\n", "does not continue"},
 		{"document marker after the items", head + "items:\n- a: b\nx: y\n---\n", "document marker"},
-		{"comment inside an item at the items' column", head + "items:\n- a: b\n# c\n  d: e\n", "inside an item"},
-		{"comment after a flow item", head + "items:\n- {a: b}\n# c\n- a: b\n", "does not start with a plain key"},
-		{"comment after a quoted key", head + "items:\n- \"a\": b\n# c\n- a: b\n", "does not start with a plain key"},
-		{"comment after a key at another column", head + "items:\n- #\n    a: b\n# c\n- a: b\n", "does not start with a plain key"},
 		{"comment after the last flow item", head + "items:\n- {a: b}\n# c\n", "does not start with a plain key"},
 		{"indented comment after the last item", head + "items:\n  - a: b\n\n  # c\nfunctionConfig: {}\n", "not at column 0"},
-		{"comment after a kept block scalar", head + "items:\n- a: |+\n    b\n\n# c\n- a: b\n", "keep"},
-		{"comment at the end of an item, then a comment before the next", head + "items:\n- a: b\n  # c\n# d\n- a: b\n", "comment at the end"},
-		{"comment at the end of a flow item", head + "items:\n- {a: b}\n  # c\n- a: b\n", "comment at the end"},
 		{"comment at the end of the last item, then one at column 0", head + "items:\n- a: b\n  # c\n# d\nfunctionConfig: {}\n", "comment at the end"},
 		{"items at two columns", head + "items:\n  - a: b\n - a: b\n", "does not continue"},
 		{"item text at column 0", head + "items:\n- a: |\nx\n", "does not continue"},
@@ -88,6 +81,44 @@ func TestReadDeclines(t *testing.T) {
 			}
 			if r.Layout != nil || !strings.Contains(r.Declined, tc.why) {
 				t.Errorf("layout %v, declined %q; want a decline with %q", r.Layout != nil, r.Declined, tc.why)
+			}
+		})
+	}
+}
+
+// TestReadJoins: an item whose end, or the comments after it, the parser
+// may attach otherwise when it is parsed alone is joined to the next item,
+// and both parse together; a comment at the items' column inside an item
+// stays in it.
+func TestReadJoins(t *testing.T) {
+	head := "kind: ResourceList\n"
+	for _, tc := range []struct {
+		name, in string
+		joined   bool
+	}{
+		{"comment inside an item at the items' column", head + "items:\n- a: b\n# c\n  d: e\n", false},
+		{"comment after a flow item", head + "items:\n- {a: b}\n# c\n- a: b\n", true},
+		{"comment after a quoted key", head + "items:\n- \"a\": b\n# c\n- a: b\n", true},
+		{"comment after a key at another column", head + "items:\n- #\n    a: b\n# c\n- a: b\n", true},
+		{"comment after a kept block scalar", head + "items:\n- a: |+\n    b\n\n# c\n- a: b\n", true},
+		{"comment at the end of an item, then a comment before the next", head + "items:\n- a: b\n  # c\n# d\n- a: b\n", true},
+		{"comment at the end of a flow item", head + "items:\n- {a: b}\n  # c\n- a: b\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Read(strings.NewReader(tc.in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Layout == nil {
+				t.Fatalf("declined: %s", r.Declined)
+			}
+			if r.Layout.Joined(0) != tc.joined {
+				t.Errorf("item 0 joined %v, want %v", r.Layout.Joined(0), tc.joined)
+			}
+			for i := range r.Layout.Len() {
+				if _, err := r.ParseItem(i); err != nil {
+					t.Errorf("item %d: %v", i, err)
+				}
 			}
 		})
 	}
