@@ -83,14 +83,11 @@ func run(function, identity, sizes, formats string, runs int, dir, stdin string,
 	if stdin != "pipe" && stdin != "file" {
 		return fmt.Errorf("-stdin must be pipe or file, not %q", stdin)
 	}
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
+	dir, done, err := workDir(dir)
+	if err != nil {
+		return err
 	}
+	defer done()
 	fmt.Printf("GOMAXPROCS=%d, NumCPU=%d, load average %s, stdin %s\n\n", runtime.GOMAXPROCS(0), runtime.NumCPU(), loadAverage(), stdin)
 	if bigMiB > 0 {
 		return big(function, dir, stdin, bigMiB)
@@ -177,14 +174,11 @@ func big(function, dir, stdin string, mebibytes int) error {
 // the items the streaming path cannot parse alone (see
 // corpus.WriteDeclines), in dir or a temporary directory.
 func bigDeclines(function, dir, stdin string, mebibytes int) error {
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
+	dir, done, err := workDir(dir)
+	if err != nil {
+		return err
 	}
+	defer done()
 	path := filepath.Join(dir, "declines.yaml")
 	size, err := generate(path, 0, func(w io.Writer, _ int) error { return corpus.WriteDeclines(w, int64(mebibytes)<<20) })
 	if err != nil {
@@ -350,4 +344,17 @@ func loadAverage() string {
 		return "unknown"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// workDir is dir, or when it is empty a new temporary directory, with
+// what removes it.
+func workDir(dir string) (string, func(), error) {
+	if dir != "" {
+		return dir, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, nil
 }

@@ -16,14 +16,11 @@ import (
 // (alternating runs, medians), or the function's peak RSS against the
 // input's size.
 func runTable(function, identity, yamlv3, dir, stdin string, runs int) error {
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "sidecar-lifecycle-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
+	dir, done, err := workDir(dir)
+	if err != nil {
+		return err
 	}
+	defer done()
 	if runs == 0 {
 		runs = 3
 	}
