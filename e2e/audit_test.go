@@ -65,7 +65,7 @@ func TestAudit(t *testing.T) {
 	code, stdout, stderr := runPlainFunction(t, filepath.Join(example, "policy.yaml"), live)
 	save(t, dir, "validate.stderr", []byte(stderr))
 	r.check(code == 1 && stdout == "", "validate on the live List: exit code %d, want 1 and no output\nstderr: %s", code, stderr)
-	r.check(strings.Contains(stderr, "sidecar-lifecycle: error: "+live+":") && strings.Contains(stderr, ": Deployment "+suite.namespace+"/"+name+": not as configured"),
+	r.check(strings.Contains(stderr, "sidecar-lifecycle: error: "+live+":") && strings.Contains(stderr, ": Deployment "+suite.namespace+"/"+name+" spec.template.spec: not as configured"),
 		"validate does not name the file and the Deployment:\n%s", stderr)
 
 	code, fixedText, stderr := runPlainFunction(t, filepath.Join(example, "fix.yaml"), live)

@@ -63,7 +63,7 @@ func TestAuditNodes(t *testing.T) {
 	followed := fmt.Sprintf("kubernetesVersion auto: 1.%s, the oldest kubelet among the input's", minor[1])
 	r.check(hasResult(results, "info", followed, fmt.Sprintf("%q (%s)", suite.node, kubeletVersion)),
 		"no info result %q naming Node %s (%s): %+v", followed, suite.node, kubeletVersion, results)
-	r.check(!strings.Contains(stderr, "/"+name+": ") && !strings.Contains(stderr, "kubelet"),
+	r.check(!strings.Contains(stderr, "/"+name) && !strings.Contains(stderr, "kubelet"),
 		"validate on the cluster's Nodes and Deployments reports Deployment %s, or a kubelet:\n%s", name, stderr)
 
 	old := list.Copy()
@@ -80,7 +80,7 @@ func TestAuditNodes(t *testing.T) {
 	save(t, dir, "validate-1.28.stderr", errOut.Bytes())
 	node := fmt.Sprintf("%q (v1.28.15)", suite.node)
 	for _, want := range []string{"a native sidecar", "a sleep action in a lifecycle hook", "a sleep action of zero seconds"} {
-		r.check(hasLine(errOut.String(), "sidecar-lifecycle: error: ", "Deployment "+suite.namespace+"/"+name+": "+want, node),
+		r.check(hasLine(errOut.String(), "sidecar-lifecycle: error: ", "Deployment "+suite.namespace+"/"+name+" spec.template.spec", ": "+want, node),
 			"validate with a 1.28 kubelet names no %q of Deployment %s on Node %s:\n%s", want, name, node, errOut.String())
 	}
 	r.observed = fmt.Sprintf("auto followed Node %s's kubelet %s, nothing reported of the Deployment; its copy at v1.28.15: exit 1, 3 fields naming the Node", suite.node, kubeletVersion)

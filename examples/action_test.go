@@ -277,7 +277,7 @@ func TestGitHubAction(t *testing.T) {
 	dir, workflow := exampleRepository(t)
 
 	run := r.run(t, dir, workflow)
-	annotation := "❗  ::error file=manifests/web.yaml,line=15::sidecar-lifecycle: manifests/web.yaml:15: Deployment shop/web: not as configured"
+	annotation := "❗  ::error file=manifests/web.yaml,line=15::sidecar-lifecycle: manifests/web.yaml:15: Deployment shop/web spec.template.spec: not as configured"
 	if !run.failed || !strings.Contains(run.output, annotation) {
 		t.Fatalf("the manifest as committed: failed %v, want the job to fail with %q; act's output:\n%s", run.failed, annotation, run.output)
 	}
@@ -354,7 +354,7 @@ func TestGitHubActionInputsAreData(t *testing.T) {
 	// The action gives a path starting with - as ./-...: its message says
 	// so; the annotation's file is the path from the workspace.
 	for file, named := range map[string]string{"$(touch pwned) it's/web.yaml": "$(touch pwned) it's/web.yaml", "-web it's.yaml": "./-web it's.yaml"} {
-		annotation := "❗  ::error file=" + file + ",line=15::sidecar-lifecycle: " + named + ":15: Deployment shop/web: not as configured"
+		annotation := "❗  ::error file=" + file + ",line=15::sidecar-lifecycle: " + named + ":15: Deployment shop/web spec.template.spec: not as configured"
 		if !strings.Contains(run.output, annotation) {
 			t.Errorf("no annotation %q in act's output", annotation)
 		}

@@ -394,7 +394,7 @@ func TestKustomizeShowsWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatalf("kustomize build: %v\nstderr:\n%s", err, stderr)
 	}
-	const want = "sidecar-lifecycle: warning: Job shop/migrate: Job in ordered mode: a sidecar that never exits keeps the Job running"
+	const want = "sidecar-lifecycle: warning: Job shop/migrate spec.template.spec: Job in ordered mode: a sidecar that never exits keeps the Job running"
 	if !strings.Contains(stderr, want) {
 		t.Errorf("kustomize's stderr does not show the warning %q:\n%s", want, stderr)
 	}

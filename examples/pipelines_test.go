@@ -33,7 +33,7 @@ func TestValidateCI(t *testing.T) {
 		t.Fatalf("check.sh on the unordered manifests: got %v, want exit code 1\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
 	}
 	for _, want := range []string{
-		"sidecar-lifecycle: error: Deployment orders/api: not as configured",
+		"sidecar-lifecycle: error: Deployment orders/api spec.template.spec: not as configured",
 		"run sidecar-lifecycle with action: mutate",
 		"moved linkerd-proxy to the front of containers",
 		"run ./fix.sh",
@@ -51,7 +51,7 @@ func TestValidateCI(t *testing.T) {
 	// annotates the workload's file, named from the repository's root.
 	gh := append(env, "GITHUB_ACTIONS=true", "GITHUB_WORKSPACE="+dir)
 	_, stderr, _ = run(t, dir, gh, "sh", "check.sh")
-	if want := "\n::error file=manifests/api.yaml::sidecar-lifecycle: Deployment orders/api: not as configured; "; !strings.Contains("\n"+stderr, want) {
+	if want := "\n::error file=manifests/api.yaml::sidecar-lifecycle: Deployment orders/api spec.template.spec: not as configured; "; !strings.Contains("\n"+stderr, want) {
 		t.Errorf("check.sh in GitHub Actions does not write %q:\n%s", want, stderr)
 	}
 

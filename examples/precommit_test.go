@@ -68,7 +68,7 @@ func TestPreCommitHook(t *testing.T) {
 		return stdout + stderr, err
 	}
 	out, err := hook()
-	if err == nil || !strings.Contains(out, "Deployment web: not as configured") {
+	if err == nil || !strings.Contains(out, "Deployment web spec.template.spec: not as configured") {
 		t.Fatalf("a manifest not as configured: err %v, want the hook to fail with its finding; output:\n%s", err, out)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "k8s/web.yaml")); string(got) != precommitDeployment {

@@ -153,7 +153,7 @@ func TestWarningsOnStderr(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
 	}
-	const want = "sidecar-lifecycle: warning: Job shop/migrate: Job in ordered mode"
+	const want = "sidecar-lifecycle: warning: Job shop/migrate spec.template.spec: Job in ordered mode"
 	if !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr does not start with %q:\n%s", want, r.stderr)
 	}
@@ -210,7 +210,7 @@ func TestGitHubActions(t *testing.T) {
 
 	job := listHead + "items:\n- {apiVersion: batch/v1, kind: Job, metadata: {name: m, annotations: {internal.config.kubernetes.io/path: /elsewhere/job.yaml}}, spec: {template: {spec: {containers: [{name: app}, {name: linkerd-proxy}]}}}}\n" + linkerd
 	r = runWith(nil, job, env)
-	if want := "::warning file=/elsewhere/job.yaml::sidecar-lifecycle: Job m: Job in ordered mode"; r.code != 0 || !strings.HasPrefix(r.stderr, want) {
+	if want := "::warning file=/elsewhere/job.yaml::sidecar-lifecycle: Job m spec.template.spec: Job in ordered mode"; r.code != 0 || !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("exit code %d, stderr:\n%s\nwant it to start with %s", r.code, r.stderr, want)
 	}
 

@@ -54,7 +54,7 @@ func TestOutputJSON(t *testing.T) {
 		got.Field == nil || got.Field.Path != "spec.template.spec" {
 		t.Errorf("validate --output=json: result %+v (file %+v), want an error of kind edit at %s line 7, field spec.template.spec", got, got.File, app)
 	}
-	if !strings.Contains(r.stderr, "app.yaml:7: Deployment web: not as configured") {
+	if !strings.Contains(r.stderr, "app.yaml:7: Deployment web spec.template.spec: not as configured") {
 		t.Errorf("validate --output=json: stderr %q, want its lines still", r.stderr)
 	}
 

@@ -108,7 +108,7 @@ func TestPlainStreamErrors(t *testing.T) {
 func TestPlainStreamValidate(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"policy.yaml": plainPolicy + "  action: validate\n"})
 	r := runWith([]string{"--config", filepath.Join(dir, "policy.yaml")}, plainDeployment, nil)
-	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "sidecar-lifecycle: error: <stdin>:1: Deployment web: not as configured") {
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "sidecar-lifecycle: error: <stdin>:1: Deployment web spec.template.spec: not as configured") {
 		t.Errorf("code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

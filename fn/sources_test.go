@@ -30,12 +30,12 @@ func TestPlainStreamPositions(t *testing.T) {
 	p := func(name string) string { return filepath.Join(dir, name) }
 	web := p("manifests/b.yaml")
 	r := runWith([]string{"--config", p("fail.yaml"), p("manifests")}, "", nil)
-	if want := "sidecar-lifecycle: error: " + web + ":3: Deployment web: "; r.code != 1 || !strings.HasPrefix(r.stderr, want) {
+	if want := "sidecar-lifecycle: error: " + web + ":3: Deployment web spec.template.spec.containers: "; r.code != 1 || !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("error result: code %d, stderr %q, want it to start with %q", r.code, r.stderr, want)
 	}
 	checkLines(t, r.stderr)
 	r = runWith([]string{"--config", p("fail.yaml"), p("manifests")}, "", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": dir})
-	if want := "::error file=manifests/b.yaml,line=3::sidecar-lifecycle: " + web + ":3: Deployment web: "; !strings.HasPrefix(r.stderr, want) {
+	if want := "::error file=manifests/b.yaml,line=3::sidecar-lifecycle: " + web + ":3: Deployment web spec.template.spec.containers: "; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("GitHub: stderr %q, want it to start with %q", r.stderr, want)
 	}
 	r = runWith([]string{"--config", p("policy.yaml"), p("broken")}, "", nil)
@@ -47,7 +47,7 @@ func TestPlainStreamPositions(t *testing.T) {
 		t.Errorf("GitHub parse error: stderr %q, want it to start with %q", r.stderr, want)
 	}
 	r = runWith([]string{"--config", p("fail.yaml")}, "apiVersion: v1\nkind: Service\n---\n"+plainDeployment, nil)
-	if want := "sidecar-lifecycle: error: <stdin>:4: Deployment web: "; !strings.HasPrefix(r.stderr, want) {
+	if want := "sidecar-lifecycle: error: <stdin>:4: Deployment web spec.template.spec.containers: "; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stdin: stderr %q, want it to start with %q", r.stderr, want)
 	}
 }

@@ -46,7 +46,7 @@ carries the manifests and stderr its lines as usual. The exit code is the same.
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
 Each warning and error is also one line on stderr, for kustomize, which shows
-nothing else: "sidecar-lifecycle: warning: Deployment shop/web: ..." or
+nothing else: "sidecar-lifecycle: warning: Deployment shop/web spec.template.spec: ..." or
 "sidecar-lifecycle: error: ...". With GITHUB_ACTIONS=true they are GitHub
 workflow commands ("::error file=manifests/web.yaml::...") instead. Under
 kpt fn render, which shows the results itself, they are left out.

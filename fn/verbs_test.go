@@ -38,12 +38,12 @@ func TestVerbs(t *testing.T) {
 		code int
 		err  string
 	}{
-		{"the defaults, a change needed", []string{"validate", p("manifests")}, "", 1, "web.yaml:1: Deployment web: not as configured"},
+		{"the defaults, a change needed", []string{"validate", p("manifests")}, "", 1, "web.yaml:1: Deployment web spec.template.spec: not as configured"},
 		{"the defaults, from stdin", []string{"validate"}, plainDeployment, 1, "not as configured"},
 		{"the defaults, as mutate writes it", []string{"validate"}, mutated.stdout, 0, ""},
 		{"a policy, a change needed", []string{"validate", "--config", p("policy.yaml"), p("manifests")}, "", 1, "not as configured"},
 		{"a policy that names another sidecar", []string{"validate", "--config", p("quiet.yaml"), p("manifests")}, "", 0, ""},
-		{"a kubectl List in JSON, from stdin", []string{"validate"}, `{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api"}, "spec": {"template": {"spec": {"containers": [{"name": "api"}, {"name": "linkerd-proxy"}]}}}}]}`, 1, "Deployment api: not as configured"},
+		{"a kubectl List in JSON, from stdin", []string{"validate"}, `{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "api"}, "spec": {"template": {"spec": {"containers": [{"name": "api"}, {"name": "linkerd-proxy"}]}}}}]}`, 1, "Deployment api spec.template.spec: not as configured"},
 		{"no Kubernetes resource (a CI workflow)", []string{"validate"}, "on: push\njobs: {}\n", 0, ""},
 	} {
 		r := runWith(tc.args, tc.in, nil)

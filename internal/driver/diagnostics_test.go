@@ -76,7 +76,7 @@ func TestReportsSameOnEveryPath(t *testing.T) {
 		pod      = "apiVersion: v1\nkind: Pod\nmetadata: {name: web%s}\nspec: {containers: [{name: app}, {name: linkerd-proxy}]}\n"
 		twice    = "apiVersion: v1\nkind: Pod\nmetadata: {name: \"p\\n::error::x\"%s}\nspec: {containers: [{name: a}, {name: a}]}\n"
 		kpt      = ", annotations: {internal.config.kubernetes.io/package-path: /pkg, internal.config.kubernetes.io/path: job.yaml}"
-		jobWarn  = "Job shop/migrate: Job in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete"
+		jobWarn  = "Job shop/migrate spec.template.spec: Job in ordered mode: a sidecar that never exits keeps the Job running; mode native lets it complete"
 		twiceErr = `Pod "p\n::error::x": spec.containers[1].name: found the string "a"; want unique container names: spec.containers[0].name has the same name; rename one`
 	)
 	with := func(item, annotations string) string { return strings.Replace(item, "%s", annotations, 1) }
@@ -95,7 +95,7 @@ func TestReportsSameOnEveryPath(t *testing.T) {
 		{"some items marked by kpt fn render", docs(with(twice, ""), with(job, kpt)), linkerd,
 			[]string{"error: " + twiceErr + " []", "warning: " + jobWarn + " [job.yaml]"}, true, true},
 		{"validate with a failed item", docs(with(pod, ""), with(twice, "")), validate,
-			[]string{"error: Pod web: not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: moved linkerd-proxy to the front of containers; added postStart [\"/usr/lib/linkerd/linkerd-await\", \"--timeout=2m\", \"--port=4191\"] to linkerd-proxy []",
+			[]string{"error: Pod web spec: not as configured; to fix, run sidecar-lifecycle with action: mutate, which makes these changes: moved linkerd-proxy to the front of containers; added postStart [\"/usr/lib/linkerd/linkerd-await\", \"--timeout=2m\", \"--port=4191\"] to linkerd-proxy []",
 				"error: " + twiceErr + " []"}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

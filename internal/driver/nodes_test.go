@@ -27,7 +27,7 @@ func TestNodesOnEveryPath(t *testing.T) {
 	} {
 		reports, failed := everyPath(t, items, cfg, true)
 		for path, report := range reports {
-			if !failed[path] || !strings.Contains(report, `Job shop/batch: a native sidecar (an init container with restartPolicy: Always), which kubelets serve from 1.29 on`) ||
+			if !failed[path] || !strings.Contains(report, `Job shop/batch spec.template.spec.initContainers[name=shipper].restartPolicy: a native sidecar (an init container with restartPolicy: Always), which kubelets serve from 1.29 on`) ||
 				!strings.Contains(report, `"pool-old" (v1.28.15-eks-4f4795d)`) {
 				t.Errorf("%s, %s: want the Job's native sidecar reported, naming the Node:\n%s", name, path, report)
 			}

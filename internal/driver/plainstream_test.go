@@ -113,7 +113,7 @@ func TestRunPlainErrors(t *testing.T) {
 	if !errors.Is(err, report.ErrResults) || out != "" {
 		t.Fatalf("err %v, output %q: want ErrResults and no output", err, out)
 	}
-	if len(reported) == 0 || reported[0].Severity != fn.Error || !strings.Contains(report.Line(reported[0]), "Deployment payments: ") || !strings.Contains(report.Line(reported[0]), "cloud-sql-proxy") {
+	if len(reported) == 0 || reported[0].Severity != fn.Error || !strings.Contains(report.Line(reported[0]), "Deployment payments spec.template.spec.containers: ") || !strings.Contains(report.Line(reported[0]), "cloud-sql-proxy") {
 		t.Errorf("reported %v, want the ifAbsent error", reported)
 	}
 	for _, tc := range []struct{ name, in, want string }{

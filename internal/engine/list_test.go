@@ -98,8 +98,8 @@ func TestListEntriesAreItems(t *testing.T) {
 		t.Error("the input List changed")
 	}
 	krmtest.CheckLog(t, "results", got, []string{
-		"info: Deployment shop/web: moved linkerd-proxy to the front of containers; added postStart [\"/usr/lib/linkerd/linkerd-await\", \"--timeout=2m\", \"--port=4191\"] to linkerd-proxy; added preStop sleep 30s to linkerd-proxy; raised terminationGracePeriodSeconds from 30 to 40 (preStop of linkerd-proxy 30s + margin 10s)",
-		"info: Pod shop/debug: moved linkerd-proxy to the front of containers; added postStart [\"/usr/lib/linkerd/linkerd-await\", \"--timeout=2m\", \"--port=4191\"] to linkerd-proxy; added preStop sleep 30s to linkerd-proxy; raised terminationGracePeriodSeconds from 30 to 40 (preStop of linkerd-proxy 30s + margin 10s)",
+		"info: Deployment shop/web spec.template.spec: moved linkerd-proxy to the front of containers; added postStart [\"/usr/lib/linkerd/linkerd-await\", \"--timeout=2m\", \"--port=4191\"] to linkerd-proxy; added preStop sleep 30s to linkerd-proxy; raised terminationGracePeriodSeconds from 30 to 40 (preStop of linkerd-proxy 30s + margin 10s)",
+		"info: Pod shop/debug spec: moved linkerd-proxy to the front of containers; added postStart [\"/usr/lib/linkerd/linkerd-await\", \"--timeout=2m\", \"--port=4191\"] to linkerd-proxy; added preStop sleep 30s to linkerd-proxy; raised terminationGracePeriodSeconds from 30 to 40 (preStop of linkerd-proxy 30s + margin 10s)",
 		"info: ordered 2 workloads, converted 0 to native sidecars, annotated 0, skipped 0",
 	})
 	// Idempotent: the output List run again changes nothing.
@@ -123,8 +123,8 @@ func TestTypedListValidate(t *testing.T) {
 	if out[0] != in[0] {
 		t.Error("validate changed the List")
 	}
-	if len(got) != 3 || !strings.HasPrefix(got[0], "error: Deployment shop/web: not as configured;") ||
-		!strings.HasPrefix(got[1], "error: Deployment shop/api: not as configured;") || got[2] != "info: validate: 2 workloads not as configured, skipped 0" {
+	if len(got) != 3 || !strings.HasPrefix(got[0], "error: Deployment shop/web spec.template.spec: not as configured;") ||
+		!strings.HasPrefix(got[1], "error: Deployment shop/api spec.template.spec: not as configured;") || got[2] != "info: validate: 2 workloads not as configured, skipped 0" {
 		t.Errorf("results %q: want an error for each Deployment and the summary", got)
 	}
 }
@@ -166,7 +166,7 @@ func TestListErrors(t *testing.T) {
 		name: "duplicate items",
 		doc:  "apiVersion: v1\nkind: List\nitems: []\nitems: []\n",
 		want: []string{
-			`error: List with no name: duplicate key "items": remove one; the API server rejects duplicate fields and this function would read only the first`,
+			`error: List with no name items: duplicate key "items": remove one; the API server rejects duplicate fields and this function would read only the first`,
 			"info: ordered 1 workload, converted 0 to native sidecars, annotated 0, skipped 0; 1 resource failed, so nothing was changed",
 		},
 	}, {

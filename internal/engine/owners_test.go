@@ -30,7 +30,7 @@ func TestOwnedAreLeftToTheirController(t *testing.T) {
 
 	_, _, got := run(t, validatePolicy, doc)
 	krmtest.CheckLog(t, "validate", got, []string{
-		"error: Deployment shop/web: not as configured; to fix, run sidecar-lifecycle with action: mutate",
+		"error: Deployment shop/web spec.template.spec: not as configured; to fix, run sidecar-lifecycle with action: mutate",
 		note,
 		"info: validate: 1 workload not as configured, skipped 0",
 	})
@@ -46,7 +46,7 @@ func TestOwnedAreLeftToTheirController(t *testing.T) {
 		}
 	}
 	krmtest.CheckLog(t, "mutate", got, []string{
-		"info: Deployment shop/web: moved linkerd-proxy to the front of containers",
+		"info: Deployment shop/web spec.template.spec: moved linkerd-proxy to the front of containers",
 		note,
 		"info: ordered 1 workload, converted 0 to native sidecars, annotated 0, skipped 0",
 	})

@@ -1,6 +1,8 @@
 package report_test
 
 import (
+	"strings"
+
 	"errors"
 	"testing"
 
@@ -44,8 +46,16 @@ func TestResultsFields(t *testing.T) {
 			t.Errorf("result %d: values %v, %v; want none", i, got[i].Field.CurrentValue, got[i].Field.ProposedValue)
 		}
 	}
-	if line := report.Line(got[0]); line[:len("Deployment web: ")] != "Deployment web: " {
-		t.Errorf("Line = %q, want it to name the resource, not the field", line)
+	if line := report.Line(got[0]); !strings.HasPrefix(line, "Deployment web spec.template: not as configured") {
+		t.Errorf("Line = %q, want it to name the resource, then the field", line)
+	}
+	// A message that starts with its field, or a field it lies in, is not
+	// given the field again.
+	for _, msg := range []string{"spec.template.spec.containers[name=app]: found a list", "spec.template: found a list"} {
+		r := report.Result(report.NewFinding(report.KindFieldValue, fn.Error, report.At("spec.template.spec.containers[name=app]"), "%s", msg), ref, nil)
+		if line := report.Line(r); line != "Deployment web: "+msg {
+			t.Errorf("Line = %q, want the field once", line)
+		}
 	}
 }
 

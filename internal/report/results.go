@@ -12,19 +12,37 @@ import (
 // fn.Results and formats them with Line, so a message reads and is
 // escaped the same wherever it is shown.
 
-// Line formats a result as one line: the resource it is about
-// ("Deployment shop/web"), else the field path (of the config), then the
-// message. Input text in it is quoted and escaped: it holds no control
+// Line formats a result as one line: the resource it is about and the
+// field path in it ("Deployment shop/web spec.template.spec"), else the
+// field path (of the config), then the message. Input text in it is quoted and escaped: it holds no control
 // character.
 func Line(r *fn.Result) string {
 	text := Clean(r.Message)
 	switch {
+	case r.ResourceRef != nil && r.Field != nil && !namesField(text, r.Field.Path):
+		text = Resource(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name) + " " + Escape(r.Field.Path) + ": " + text
 	case r.ResourceRef != nil:
 		text = Resource(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name) + ": " + text
 	case r.Field != nil && r.Field.Path != "":
 		text = Escape(r.Field.Path) + ": " + text
 	}
 	return text
+}
+
+// namesField reports whether a message already starts with its field,
+// or with a field the path lies in ("metadata: duplicate key labels"), or
+// has no field to name.
+func namesField(text, path string) bool {
+	if path == "" {
+		return true
+	}
+	steps := pathSteps(path)
+	for i := range steps {
+		if strings.HasPrefix(text, Escape(strings.Join(steps[:i+1], "."))+":") {
+			return true
+		}
+	}
+	return false
 }
 
 // File is the file a result is about, as the orchestrator named it, or

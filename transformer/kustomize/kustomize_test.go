@@ -80,7 +80,7 @@ func TestTransformError(t *testing.T) {
 	m := resMap(t, resources)
 	before, _ := m.AsYaml()
 	err = (kustomize.Transformer{Config: cfg}).Transform(m)
-	if err == nil || !strings.Contains(err.Error(), "sidecar-lifecycle: Deployment web: sidecar container istio-proxy is not in the pod") {
+	if err == nil || !strings.Contains(err.Error(), "sidecar-lifecycle: Deployment web spec.template.spec.containers: sidecar container istio-proxy is not in the pod") {
 		t.Fatalf("error = %v", err)
 	}
 	after, _ := m.AsYaml()
@@ -98,7 +98,7 @@ func TestTransformErrorIsOneLine(t *testing.T) {
 	}
 	m := resMap(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: \"web\\n::error::x\\e[31m\"}\nspec: {containers: [{name: app}]}\n")
 	err = (kustomize.Transformer{Config: cfg}).Transform(m)
-	const want = `sidecar-lifecycle: Pod "web\n::error::x\x1b[31m": sidecar container istio-proxy is not in the pod`
+	const want = `sidecar-lifecycle: Pod "web\n::error::x\x1b[31m" spec.containers: sidecar container istio-proxy is not in the pod`
 	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.ContainsAny(err.Error(), "\n\x1b") {
 		t.Errorf("error = %q, want it to start with %q", err, want)
 	}
