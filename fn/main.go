@@ -101,6 +101,9 @@ func runResourceList(opts driver.Options, out outputs, stdin io.Reader, stdout i
 		}
 		found.add(r, position{})
 	}
+	for _, r := range rep.Shared {
+		found.add(r, position{})
+	}
 	found.addWorkloads(rep.Workloads, func(int) position { return position{} })
 	switch {
 	case err == nil:

@@ -144,6 +144,9 @@ func (f *findings) addWorkloads(list []driver.Workload, at func(line int) positi
 // add takes a warning or error result about a place in the input; the
 // result's own file when the place is not known.
 func (f *findings) add(r *krm.Result, at position) {
+	if _, ok := r.Tags[report.WorkloadsTag]; ok {
+		return // listed for each workload (driver.Report.Shared)
+	}
 	file := report.File(r)
 	if at.file != "" {
 		file = at.file

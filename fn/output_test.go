@@ -2,6 +2,7 @@ package fn
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,5 +157,31 @@ func TestOutputBadValues(t *testing.T) {
 		if r.code != 1 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tc.err) {
 			t.Errorf("%q (env %q): code %d, stdout %q, stderr %q; want one line with %q", tc.args, tc.env, r.code, r.stdout, r.stderr, tc.err)
 		}
+	}
+}
+
+// TestOutputListsSharedWarningsForEachWorkload: a warning the catalog
+// alone decides is one line on stderr, with the count, and in a report
+// one entry for each workload, at its line.
+func TestOutputListsSharedWarningsForEachWorkload(t *testing.T) {
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: web-%d, namespace: shop}\nspec:\n  containers: [{name: app}, {name: log-shipper, image: fluent/fluent-bit}]\n"
+	stream := fmt.Sprintf(pod, 0) + "---\n" + fmt.Sprintf(pod, 1) + "---\n" + fmt.Sprintf(pod, 2)
+	dir := writeFiles(t, map[string]string{"pods.yaml": stream})
+	r := runWith([]string{"mutate", "--output=json", "--output-file=-", filepath.Join(dir, "pods.yaml")}, "", nil)
+	if n := strings.Count(r.stderr, "has no wait command"); r.code != 0 || n != 1 || !strings.Contains(r.stderr, "(3 workloads: ") {
+		t.Fatalf("code %d, stderr says the shared warning %d times, want once with the count:\n%s", r.code, n, r.stderr)
+	}
+	var lines []string
+	for _, res := range jsonReport(t, r.stdout) {
+		if strings.Contains(res.Message, "has no wait command") {
+			if res.ResourceRef == nil || strings.Contains(res.Message, "workloads: ") {
+				t.Errorf("a report entry %+v, want one about a workload", res)
+				continue
+			}
+			lines = append(lines, res.ResourceRef.Name+":"+res.Tags["line"])
+		}
+	}
+	if got := strings.Join(lines, " "); got != "web-0:1 web-1:7 web-2:13" {
+		t.Errorf("the report lists the shared warning at %q, want each Pod at its line", got)
 	}
 }

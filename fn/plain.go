@@ -60,6 +60,13 @@ func runPlain(a args, opts driver.Options, out outputs, stdin io.Reader, stdout 
 		}
 		found.add(r, at)
 	}
+	for i, r := range rep.Shared {
+		line := 0
+		if i < len(rep.SharedLines) {
+			line = rep.SharedLines[i]
+		}
+		found.add(r, src.position(line))
+	}
 	found.addWorkloads(rep.Workloads, src.position)
 	switch {
 	case err == nil:

@@ -37,6 +37,11 @@ type Report struct {
 	// for a problem about no resource of the input. It is nil for a
 	// ResourceList.
 	Lines []int
+	// Shared, with Options.Infos, is each warning said once of several
+	// workloads (report.WorkloadsTag) once for each of them, and
+	// SharedLines their lines in a plain stream: what a report lists.
+	Shared      fn.Results
+	SharedLines []int
 	// Workloads are the workloads the run counted, in input order, each
 	// with its line in a plain stream (0 in a ResourceList): what a
 	// report lists, findings or none.
@@ -80,6 +85,9 @@ func (o Options) kept(results fn.Results) fn.Results {
 // engine counted, with the error a run returns for them.
 func newReport(results fn.Results, e *engine.Engine, opts Options) (Report, error) {
 	rep := Report{Problems: opts.kept(results), Shown: e.Shown()}
+	if opts.Infos {
+		rep.Shared = e.SharedEach()
+	}
 	for _, c := range e.Checked() {
 		rep.Workloads = append(rep.Workloads, Workload{Checked: c})
 	}

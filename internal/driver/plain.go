@@ -58,6 +58,7 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 	defer out.Close()
 	rep, err := newReport(append(pass.problems, closing...), e, opts)
 	rep.Lines = append(pass.lines, pass.linesOf(opts.kept(closing))...)
+	rep.SharedLines = pass.linesOf(rep.Shared)
 	for i := range rep.Workloads {
 		rep.Workloads[i].Line = pass.workloads[i]
 	}

@@ -364,6 +364,10 @@ func (e *Engine) Close() fn.Results {
 	return append(out, report.Result(summary, nil, nil))
 }
 
+// SharedEach is every warning Close says once of several workloads, once
+// for each of them (see report.WorkloadsTag): what a report lists.
+func (e *Engine) SharedEach() fn.Results { return e.shared.each() }
+
 // Shown reports whether the orchestrator shows the results itself: kpt fn
 // render marks every item it passes (see shownByOrchestrator).
 func (e *Engine) Shown() bool { return e.shown }

@@ -32,10 +32,18 @@ type sharedFinding struct {
 	finding report.Finding
 	count   int
 	names   []string
-	// ref and file are the first workload's, for a warning found in one
-	// workload only: it is said of that workload, as any other warning.
-	ref  *fn.ResourceRef
-	file *fn.File
+	// at is every workload it was found in, in input order: a warning
+	// found in one workload only is said of it, as any other warning, and
+	// a report lists each (see each).
+	at []sharedAt
+}
+
+// sharedAt is a workload a shared warning was found in: its resourceRef,
+// its file and the warning's field in it.
+type sharedAt struct {
+	ref   *fn.ResourceRef
+	file  *fn.File
+	field report.Field
 }
 
 // add notes the shared warnings of one workload's log; a warning said
@@ -56,11 +64,13 @@ func (s *shared) add(item *yaml.RNode, log report.Log) {
 			continue
 		}
 		f := s.found[w]
+		resolved := log.Resolve(log.Shared[i])
 		if f == nil {
-			f = &sharedFinding{finding: log.Resolve(log.Shared[i]), ref: resRef, file: file}
+			f = &sharedFinding{finding: resolved}
 			s.found[w] = f
 			s.order = append(s.order, w)
 		}
+		f.at = append(f.at, sharedAt{ref: resRef, file: file, field: resolved.Field})
 		f.count++
 		if len(f.names) < sharedNames {
 			f.names = append(f.names, name)
@@ -77,12 +87,33 @@ func (s *shared) results() fn.Results {
 	for _, w := range s.order {
 		f := s.found[w]
 		if f.count == 1 {
-			out = append(out, report.Result(f.finding, f.ref, f.file))
+			out = append(out, report.Result(f.finding, f.at[0].ref, f.at[0].file))
 			continue
 		}
 		about := f.finding
 		about.Detail, about.Field = w+" "+f.where(), report.Field{} // several workloads: no one field
-		out = append(out, report.Result(about, nil, nil))
+		r := report.Result(about, nil, nil)
+		r.Tags[report.WorkloadsTag] = strconv.Itoa(f.count)
+		out = append(out, r)
+	}
+	return out
+}
+
+// each is every shared warning said of several workloads, once for each
+// of them, with its resourceRef, file and field: what a report lists in
+// place of the one closing result (report.WorkloadsTag).
+func (s *shared) each() fn.Results {
+	var out fn.Results
+	for _, w := range s.order {
+		f := s.found[w]
+		if f.count == 1 {
+			continue
+		}
+		for _, at := range f.at {
+			about := f.finding
+			about.Field = at.field
+			out = append(out, report.Result(about, at.ref, at.file))
+		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 const (
@@ -111,5 +112,28 @@ func TestSharedWarningOfOneWorkload(t *testing.T) {
 	r := once[0]
 	if r.Message != noWait || r.ResourceRef == nil || r.ResourceRef.Name != "web-0" || r.File == nil || r.File.Path != "pods/web.yaml" {
 		t.Errorf("got %q, resourceRef %+v, file %+v; want the warning itself, of Pod shop/web-0 in pods/web.yaml", r.Message, r.ResourceRef, r.File)
+	}
+}
+
+// TestSharedWarningEach: for a report, a shared warning is listed once for
+// each workload it was found in, in input order, with its resourceRef and
+// its field there; the closing result says how many (report.WorkloadsTag).
+func TestSharedWarningEach(t *testing.T) {
+	e := engine.New(krmtest.Config(t, "")).Start()
+	_, results := e.Transform(items(t, shippers(2)...))
+	once := containing(results, noWait)
+	if len(once) != 1 || once[0].Tags[report.WorkloadsTag] != "4" {
+		t.Fatalf("closing results %v, want one saying 4 workloads", once)
+	}
+	each := containing(e.SharedEach(), noWait)
+	want := []string{"Pod shop/web-0 spec.containers[name=log-shipper].lifecycle.postStart", "Pod shop/web-1 spec.containers[name=log-shipper].lifecycle.postStart",
+		"Job shop/migrate-0 spec.template.spec.containers[name=log-shipper].lifecycle.postStart", "Job shop/migrate-1 spec.template.spec.containers[name=log-shipper].lifecycle.postStart"}
+	if len(each) != len(want) {
+		t.Fatalf("SharedEach: %v, want one for each of %q", each, want)
+	}
+	for i, r := range each {
+		if r.ResourceRef == nil || r.Field == nil || report.Resource(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)+" "+r.Field.Path != want[i] || r.Message != noWait || r.Severity != fn.Warning {
+			t.Errorf("SharedEach[%d] = %+v at %+v, want the warning about %s", i, r, r.Field, want[i])
+		}
 	}
 }

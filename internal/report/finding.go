@@ -178,13 +178,19 @@ type Finder interface {
 // without it (see Untagged): they stay as they were.
 const KindTag = "kind"
 
-// KindOf is the kind of finding a result is, from its KindTag: empty for
-// a result built from no finding (the summary, a workload left to its
-// controller, a break of the termination budget said across items).
+// WorkloadsTag is the tag of a warning said once of several workloads:
+// how many. A report lists the warning once for each of them instead
+// (engine.Engine.SharedEach). The ResourceList's results are written
+// without it.
+const WorkloadsTag = "workloads"
+
+// KindOf is the kind of finding a result is, from its KindTag (every
+// result is built from a finding: see Result).
 func KindOf(r *fn.Result) Kind { return Kind(r.Tags[KindTag]) }
 
-// Untagged is the results without their KindTag, as a ResourceList
-// carries them: the results that have one are copied, the others shared.
+// Untagged is the results without their KindTag and WorkloadsTag, as a
+// ResourceList carries them: the results that have one are copied, the
+// others shared.
 func Untagged(results fn.Results) fn.Results {
 	out := make(fn.Results, len(results))
 	for i, r := range results {
@@ -195,7 +201,7 @@ func Untagged(results fn.Results) fn.Results {
 		c := *r
 		c.Tags = nil
 		for k, v := range r.Tags {
-			if k != KindTag {
+			if k != KindTag && k != WorkloadsTag {
 				if c.Tags == nil {
 					c.Tags = map[string]string{}
 				}
