@@ -9,20 +9,27 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 )
 
-// BenchmarkRun runs 1,000 workloads through ResourceList (the streaming path) and
-// through the whole-list path.
+// BenchmarkRun runs 1,000 workloads through ResourceList (the streaming path,
+// with the generated functionConfig and with none) and through the whole-list
+// path.
 func BenchmarkRun(b *testing.B) {
-	var list bytes.Buffer
+	var list, zero bytes.Buffer
 	if err := corpus.Write(&list, 1000); err != nil {
+		b.Fatal(err)
+	}
+	if err := corpus.WriteZeroConfig(&zero, 1000); err != nil {
 		b.Fatal(err)
 	}
 	for _, path := range []struct {
 		name string
+		list *bytes.Buffer
 		run  func(io.Reader, io.Writer) error
 	}{
-		{"stream", driver.Run},
-		{"whole-list", func(r io.Reader, w io.Writer) error { _, err := driver.RunWholeList(r, w); return err }},
+		{"stream", &list, driver.Run},
+		{"stream-zero-config", &zero, driver.Run},
+		{"whole-list", &list, func(r io.Reader, w io.Writer) error { _, err := driver.RunWholeList(r, w); return err }},
 	} {
+		list := path.list
 		b.Run(path.name, func(b *testing.B) {
 			b.SetBytes(int64(list.Len()))
 			b.ReportAllocs()

@@ -146,12 +146,35 @@ func mayBeNoted(in *stream.Input) func(i int) (*yaml.RNode, error) {
 			return nil, err
 		}
 		if !in.Layout.JSON {
-			if s, ok := scan.ScanItem(text); ok && s.Kind != "Namespace" && s.Kind != "Node" && !strings.HasSuffix(s.Kind, "List") {
+			if s, ok := scan.ScanItem(text); ok && !notedKind(s.Kind) {
 				return nil, nil
 			}
 		}
 		return in.ParseItemText(i, text)
 	}
+}
+
+// mayBeNotedDocument is mayBeNoted for document i of a plain stream: it
+// parses the document unless scan.Scan reads its kind and that kind is
+// not one notedKind names.
+func mayBeNotedDocument(docs *stream.Documents, i int) (*yaml.RNode, error) {
+	d, err := readText(docs, i)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := scan.Scan(d.body); ok && !notedKind(s.Kind) {
+		return nil, nil
+	}
+	if d.doc, err = d.parse(); err != nil || d.doc == nil {
+		return nil, err
+	}
+	return yaml.NewRNode(d.doc.Content[0]), nil
+}
+
+// notedKind reports whether a resource of kind may be or hold what
+// Engine.Note reads: a Namespace, a Node, or a List of anything.
+func notedKind(kind string) bool {
+	return kind == "Namespace" || kind == "Node" || strings.HasSuffix(kind, "List")
 }
 
 // spoolLimit is how much of the input, and of the output, the streaming

@@ -164,13 +164,7 @@ func plainPass(docs *stream.Documents, e *engine.Engine, opts Options) (*spool.S
 	p := &plainResults{resources: map[string]int{}, opts: opts}
 	closing, err := engine.Run(e, engine.Pass[plainDocument]{
 		Len: docs.Len(), Window: 64,
-		Marked: docs.Marked, ParseMarked: func(i int) (*yaml.RNode, error) {
-			d, err := readDocument(docs, i)
-			if err != nil || d.doc == nil {
-				return nil, err
-			}
-			return yaml.NewRNode(d.doc.Content[0]), nil
-		},
+		Marked: docs.Marked, ParseMarked: func(i int) (*yaml.RNode, error) { return mayBeNotedDocument(docs, i) },
 		Prepare: func(i int) (plainDocument, *engine.Edit, error) {
 			d, err := document(docs, e, i)
 			return d, d.edit, err

@@ -61,6 +61,14 @@ func TestUntouched(t *testing.T) {
 		{"JSON", `{"apiVersion": "v1", "kind": "ConfigMap"}` + "\n", nil, false},
 		{"a bad indentation", "apiVersion: v1\nkind: ConfigMap\ndata:\n    a: 1\n  b: 2\n", nil, false},
 		{"a quote that goes on", "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"x\nkind: Pod\"\n", nil, false},
+		{"quoted scalars over several lines", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: w.example.com\nspec:\n  a: 'Configuration affecting\n    load balancing, it''s\n\n    long'\n  b:\n  - description: \"x \\\"y\\\"\n      z\" # c\n", nil, true},
+		{"a quote that goes on to the end", "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 'x\n    y\n", nil, false},
+		{"a quote that goes on past a marker", "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 'x\n---\n    y'\n", nil, false},
+		{"text after a quote that went on", "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 'x\n    y' z\n", nil, false},
+		{"an escaped line break", "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"x\\\n    y\"\n", nil, false},
+		{"a flow mapping under its key", "apiVersion: v1\nkind: ConfigMap\ndata:\n  {}\nx:\n- a:\n    [b, c]\n", nil, true},
+		{"metadata under its key in flow style", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  {}\n", nil, false},
+		{"a flow mapping under its key, then more", "apiVersion: v1\nkind: ConfigMap\ndata:\n  {}\n  b: 1\n", nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := engine.Start(c.cfg)
@@ -104,6 +112,7 @@ func TestScanMutations(t *testing.T) {
 		"apiVersion: v1\nkind: X\nmetadata:\n  labels:\n    a: b\nspec:\n  list:\n  - a: 1\n    b:\n    - c\n    -\n      d: e\n  other:\n      x: y\n",
 		"apiVersion: v1\nkind: X\nmetadata:\n  labels:\n    \"a/b\": c\n    'd': e\nspec:\n  - \"f\": g\n",
 		"apiVersion: v1\nkind: X\nspec:\n  names: {kind: Thing, plural: things}\n  list: [a, 1, true, 'b c', \"d\", {e: [], f: {}}]\n  more:\n  - {g: h}\n",
+		"apiVersion: v1\nkind: X\nspec:\n  description: 'A long\n    text, it''s\n\n    folded' # c\n  list:\n  - \"an \\x41\n    escape\"\n  - 'x'\n  empty:\n    {}\n  more:\n    [a, b]\nstatus: {}\n",
 	} {
 		checkScan(t, seed)
 		for p := 0; p <= len(seed); p++ {

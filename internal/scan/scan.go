@@ -26,18 +26,18 @@ const maxScanDepth = 64
 // It answers (ok) only for text in a subset of block YAML that it reads
 // the way the parser does: a block mapping at column 0; keys of letters,
 // digits and "_./-", and below the top level keys in quotes (see
-// splitAnyKey); values that are plain or quoted scalars on their
-// line (plain ones may go on, indented, on the next lines), block scalars
-// ("|", ">", with a chomping indicator) or the block mappings and
-// sequences under them; flow collections on one line as the writer writes
-// them (see flowCollection), but as the top-level metadata; comments;
-// spaces for indentation; printable characters. It gives the top-level
-// apiVersion and kind, each a plain word, and checks what every item is
-// checked for: no mapping holds a key twice, and metadata, when present
-// and not null, is a mapping. Anything else (an anchor, an alias, a tag,
-// another flow collection, another quoted key, a scalar quoted over several
-// lines, a duplicate key, a bad indentation) is not ok: the document must
-// be parsed.
+// splitAnyKey); values that are plain or quoted scalars starting on their
+// line (both may go on, indented, on the next lines: see quotedLine),
+// block scalars ("|", ">", with a chomping indicator) or the block
+// mappings and sequences under them; flow collections on one line as the
+// writer writes them (see flowCollection), on their key's line or the next,
+// but as the top-level metadata; comments; spaces for indentation;
+// printable characters. It gives the top-level apiVersion and kind, each a
+// plain word, and checks what every item is checked for: no mapping holds
+// a key twice, and metadata, when present and not null, is a mapping.
+// Anything else (an anchor, an alias, a tag, another flow collection,
+// another quoted key, a duplicate key, a bad indentation) is not ok: the
+// document must be parsed.
 func Scan(body []byte) (Scanned, bool) {
 	if !printable(body) {
 		return Scanned{}, false
@@ -108,8 +108,8 @@ func scan(body []byte, canonical bool) (Scanned, bool) {
 		}
 		s.line(line)
 	}
-	if s.canonical && (s.open >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
-		return Scanned{}, false
+	if s.quoted != 0 || s.canonical && (s.open >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
+		return Scanned{}, false // a quote not closed: the parser's error
 	}
 	if !s.ok || s.kinds != 1 || s.apiVersions != 1 || s.kind == "" || s.apiVersion == "" {
 		return Scanned{}, false
@@ -185,12 +185,20 @@ type scanner struct {
 	// stopWord: the plain scalar may not go on: the top-level apiVersion
 	// or kind, or a scalar a comment ends.
 	stopWord bool
+	// quoted is the quote of a quoted scalar that goes on past its line
+	// (Scan only: ItemText writes every scalar on one line), 0 outside
+	// one; inside is the column of its key or "-".
+	quoted byte
 
 	apiVersion, kind   string
 	apiVersions, kinds int
 }
 
 func (s *scanner) line(line []byte) {
+	if s.quoted != 0 {
+		s.quotedLine(line)
+		return
+	}
 	content := bytes.TrimLeft(line, " ")
 	col := len(line) - len(content)
 	if s.canonical && len(line) > 0 && line[len(line)-1] == ' ' ||
@@ -222,7 +230,43 @@ func (s *scanner) line(line []byte) {
 		s.dash(col, content)
 		return
 	}
+	if !s.canonical && s.open >= 0 && col > s.open && (content[0] == '{' || content[0] == '[') {
+		s.flowLine(content)
+		return
+	}
 	s.key(col, content)
+}
+
+// flowLine takes a flow collection on the line under an open key or "-",
+// as its value: "key:" then "  {}" on the next line (Scan only).
+func (s *scanner) flowLine(content []byte) {
+	s.ok = s.ok && !s.openMeta && flowCollection(bytes.TrimRight(content, " "))
+	s.open, s.openMeta = -1, false
+}
+
+// quotedLine takes a line of a quoted scalar that started on an earlier
+// line. The parser reads any indentation there; the scan reads lines
+// more indented than the scalar's key or "-" with no tab, and declines
+// a document marker (which the parser refuses inside a scalar), an
+// escape it does not read (a "\" that ends the line among them) and
+// anything after the closing quote but a comment.
+func (s *scanner) quotedLine(line []byte) {
+	content := bytes.TrimLeft(line, " ")
+	if len(content) == 0 {
+		return // a blank line: a line break in the value
+	}
+	if len(line)-len(content) <= s.inside || bytes.IndexByte(line, '\t') >= 0 {
+		s.ok = false
+		return
+	}
+	end, ok := quotedRun(content, s.quoted)
+	switch {
+	case !ok:
+		s.ok = false
+	case end >= 0:
+		s.ok = s.ok && commentOnly(content[end+1:])
+		s.quoted, s.inside = 0, -1
+	}
 }
 
 // blockEnds reports whether the block scalar that ends here is as
@@ -408,6 +452,10 @@ func (s *scanner) value(col int, value []byte, word bool) {
 			s.blockStart = col + 2
 		}
 	case '"', '\'':
+		if end, ok := quotedRun(value[1:], value[0]); ok && end < 0 && !s.canonical && !word {
+			s.inside, s.quoted = col, value[0] // it goes on: see quotedLine
+			return
+		}
 		end := quotedEnd(value)
 		s.ok = s.ok && end > 0 && !(s.canonical && (end != len(value)-1 || value[0] == '"' && !writerEscapes(value[1:end])))
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '%', '@', '`':
@@ -513,34 +561,43 @@ func commentStart(text []byte) int {
 // quotedEnd is where a quoted scalar that ends on its line ends, with
 // nothing after it but blanks and a comment, or -1.
 func quotedEnd(value []byte) int {
-	q := value[0]
-	i := 1
-	for ; i < len(value); i++ {
-		c := value[i]
+	end, ok := quotedRun(value[1:], value[0])
+	if !ok || end < 0 || !commentOnly(value[end+2:]) {
+		return -1
+	}
+	return end + 1
+}
+
+// quotedRun reads text inside a scalar quoted with q up to its closing
+// quote and returns where that is, or -1 when the line ends first; ok is
+// false at an escape escapeLen does not read.
+func quotedRun(text []byte, q byte) (end int, ok bool) {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
 		if q == '"' && c == '\\' {
-			n := escapeLen(value[i+1:])
+			n := escapeLen(text[i+1:])
 			if n == 0 {
-				return -1
+				return -1, false
 			}
 			i += n
 			continue
 		}
 		if c == q {
-			if q == '\'' && i+1 < len(value) && value[i+1] == '\'' {
+			if q == '\'' && i+1 < len(text) && text[i+1] == '\'' {
 				i++
 				continue
 			}
-			break
+			return i, true
 		}
 	}
-	if i >= len(value) {
-		return -1
-	}
-	rest := value[i+1:]
-	if trimmed := bytes.TrimLeft(rest, " \t"); len(trimmed) > 0 && (trimmed[0] != '#' || len(trimmed) == len(rest)) {
-		return -1
-	}
-	return i
+	return -1, true
+}
+
+// commentOnly reports whether what follows a closing quote on its line is
+// nothing, blanks, or a comment after a blank.
+func commentOnly(rest []byte) bool {
+	trimmed := bytes.TrimLeft(rest, " \t")
+	return len(trimmed) == 0 || trimmed[0] == '#' && len(trimmed) < len(rest)
 }
 
 // escapeLen is the length of a double-quoted scalar's escape after its
