@@ -397,6 +397,7 @@ var localShapes = map[string]string{
 	"comment-at-end-then-between": "- " + itemPod + "  # trailing\n# between\n- " + itemPod,
 	"quote-across-items":          "- kind: ConfigMap\n  metadata: {name: q}\n  data:\n    a: \"x\n- b: 1\"\n- " + itemPod,
 	"joined-and-mended":           "- {kind: Pod, metadata: {name: q}}\n# between\n- kind: ConfigMap\n  data:\n    a: 'x\n- y'\n- " + itemPod,
+	"tabs-in-items":               "- kind: ConfigMap\n  metadata: {name: make}\n  data:\n    Makefile: |\n      all:\n      \tgo build ./...\n\n      \ttest:\n    quoted: \"a\tb\n  \tc\"\n    plain: a\tb\t# c\n  #\ttrailing\n- a:\tb\n  kind:\tConfigMap\n- " + itemPod + "  # x\t\n- " + itemPod,
 }
 
 // itemPod is a Pod the run edits, as the text after an item's "- ".
@@ -462,7 +463,7 @@ func declinedLists() []differential {
 		"flow-items":             "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
 		"lone-cr":                "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
 		"bom-inside":             "kind: ResourceList\n\ufeffitems:\n- " + pod,
-		"tab":                    "kind: ResourceList\nitems:\n- " + pod + "  #\tcomment\n",
+		"tab":                    "kind: ResourceList\nitems:\n- " + pod + "\t# comment\n",
 		"document-marker":        "kind: ResourceList\n---\nitems:\n- " + pod,
 		"document-end":           "kind: ResourceList\nitems:\n- " + pod + "...\n",
 		"alias-across-items":     "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",

@@ -11,7 +11,8 @@
 // block mapping at column 0 with a plain "items:" key, a non-empty block
 // sequence of items all at one column, LF or CRLF line breaks, a byte order
 // mark and a "---" before the first key, blank lines and comments between
-// the items and after them; no tabs, lone CRs or other control characters,
+// the items and after them; no lone CRs or control characters, no tabs
+// but on an item's own lines (see lineSplitter.itemLine),
 // no other document marker, no comment at the end of the last item's own
 // lines but after an item that starts with a plain key (see lineSplitter:
 // between items, such comments join the items around them, which are

@@ -108,12 +108,12 @@ func lineText(line []byte, first bool) []byte {
 }
 
 // plain reports whether text holds only bytes the splitter can reason
-// about: no control characters, no byte order mark, and none of the line
-// breaks YAML knows besides LF and CRLF (CR alone, NEL, LS, PS).
+// about: no control characters but tabs, no byte order mark, and none of
+// the line breaks YAML knows besides LF and CRLF (CR alone, NEL, LS, PS).
 func plain(text []byte) bool {
 	for i, b := range text {
 		switch {
-		case b < 0x20 || b == 0x7F:
+		case b < 0x20 && b != '\t' || b == 0x7F:
 			return false
 		case b == 0xC2:
 			if i+1 < len(text) && text[i+1] == 0x85 {
@@ -183,14 +183,33 @@ func mayKeep(text []byte) bool {
 	return false
 }
 
+// itemLine reports whether a line at indent goes on with the current item
+// whatever else it holds: it is more indented than the item's "-", and
+// not blank. A tab there (in a block scalar, in a quoted scalar, after a
+// value) is the item's, and the item's parse reads it as the list's
+// does; a tab anywhere else may be indentation the splitter cannot place.
+func (s *lineSplitter) itemLine(indent int, blank bool) bool {
+	return s.section == inItems && s.dash >= 0 && indent > s.dash && !blank
+}
+
+// entryLine reports whether a line at indent starts an item: a "-" and a
+// space at the items' column. A tab after them is the item's.
+func (s *lineSplitter) entryLine(text []byte, indent int) bool {
+	return s.section == inItems && isEntry(text, indent) && (s.dash < 0 || indent == s.dash)
+}
+
 // take classifies one line.
 func (s *lineSplitter) take(line []byte) {
 	text := lineText(line, s.line == 1)
 	if !plain(text) {
-		s.decline("a tab, lone CR, control character, byte order mark or Unicode line break")
+		s.decline("a lone CR, control character, byte order mark or Unicode line break")
 		return
 	}
 	indent, blank := indentOf(text)
+	if !s.itemLine(indent, blank) && !s.entryLine(text, indent) && bytes.IndexByte(text, '\t') >= 0 {
+		s.decline("a tab outside the lines of an item")
+		return
+	}
 	if s.section != inItems {
 		s.outside(line, text, indent, blank)
 		return
@@ -210,7 +229,7 @@ func (s *lineSplitter) take(line []byte) {
 			s.block = indent == s.dash+2 && keyOf(text[indent:]) != ""
 			s.firstKey = false
 		}
-	case isEntry(text, indent) && (s.dash < 0 || indent == s.dash):
+	case s.entryLine(text, indent):
 		s.endItem(true)
 		start := s.offset
 		if s.gapComment {

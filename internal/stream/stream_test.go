@@ -59,7 +59,9 @@ func TestReadDeclines(t *testing.T) {
 		{"flow items", head + "items: [{a: b}]\n", "items key the splitter does not take"},
 		{"quoted items key", head + "\"items\":\n- a: b\n", "not a plain key"},
 		{"lone CR", head + "items:\n- a: b\rc: d\n", "CR"},
-		{"tab", head + "items:\n- a:\tb\n", "tab"},
+		{"tab at the items' column", head + "items:\n- a: b\n\t- c: d\n", "tab"},
+		{"tab in a comment between items", head + "items:\n- a: b\n#\tc\n- a: b\n", "tab"},
+		{"tab before the items", "kind:\tResourceList\nitems:\n- a: b\n", "tab"},
 		{"NEL", head + "items:\n- a: b\u0085c: d\n", "line break"},
 		{"LS", head + "items:\n- a: b\u2028c: d\n", "line break"},
 		{"BOM after the start", head + "\ufeffitems:\n- a: b\n", "byte order mark"},
@@ -304,7 +306,7 @@ func TestParseItemRefuses(t *testing.T) {
 // spooled; Bytes and Size are the input's.
 func TestReadDeclinesRegularFile(t *testing.T) {
 	for _, tc := range []struct{ name, in, why string }{
-		{"YAML", "kind: ResourceList\nitems:\n- a:\tb\n", "tab"},
+		{"YAML", "kind: ResourceList\nitems:\n- a: b\n\t- c: d\n", "tab"},
 		{"JSON", `{"kind": "ResourceList", "items": [{"a": "b"}], "items": []}`, "items key the splitter does not take"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
