@@ -79,3 +79,28 @@ func TestNegativeSecondsOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNullPodTemplateMetadata: a pod template whose metadata is null
+// ("metadata:" with nothing under it) gets the mesh's annotations in a
+// mapping there, on both paths, instead of a panic.
+func TestNullPodTemplateMetadata(t *testing.T) {
+	items := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata:\n    spec:\n      containers:\n      - name: web\n        image: shop/web:1.4.2\n"
+	rl, err := krmtest.ResourceList([]byte(items), []byte("apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\nspec: {sidecars: [{preset: linkerd}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, rl)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if want := "    template:\n      metadata:\n        annotations:\n          config.linkerd.io/proxy-await: enabled\n"; !strings.Contains(string(out), want) {
+		t.Errorf("output lacks\n%s\nin\n%s", want, out)
+	}
+	for _, e := range krmtest.Check(rl, out) {
+		t.Error(e)
+	}
+	checkIdempotent(t, out)
+	if _, problem := compareRuns(rl); problem != "" {
+		t.Error(problem)
+	}
+}

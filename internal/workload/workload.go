@@ -141,9 +141,10 @@ func (w *Workload) TemplateMetaPath() []string {
 }
 
 // TemplateMeta returns the pod template's metadata, adding it before the pod
-// spec when absent.
+// spec when absent, and in place of a null ("metadata:" with nothing under
+// it).
 func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
-	if meta, err := w.Meta(); err == nil && meta != nil {
+	if meta, err := w.Meta(); err == nil && meta != nil && meta.YNode().Kind == yaml.MappingNode {
 		return meta, nil
 	}
 	path := w.TemplateMetaPath()
