@@ -353,10 +353,6 @@ func (s *lineSplitter) followBy(i int, f follower) {
 func (s *lineSplitter) endItem(next bool) {
 	var why string
 	switch {
-	case s.comment && !s.block && !(next || s.gapComment):
-		// The last item, which a plain key at column 0 or the end of the
-		// input follows: parsed before a stand-in for that, like an item
-		// that starts with a plain key (see Layout.follow).
 	case s.comment && !s.block:
 		why = "a comment at the end of an item that does not start with a plain key"
 	case s.comment && s.gapComment:
