@@ -463,6 +463,7 @@ func declinedLists() []differential {
 	const jsonPod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "app"}, {"name": "linkerd-proxy"}]}}`
 	var out []differential
 	for name, in := range map[string]string{
+		"comment-at-the-end-unbroken":      "kind: ResourceList\nitems:\n- " + pod + "# no line break after it",
 		"flow-items":                       "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
 		"comment-at-end-of-last-flow-item": "kind: ResourceList\nfunctionConfig: {}\nitems:\n  - " + jsonPod + "\n            # trailing\n",
 		"lone-cr":                          "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),

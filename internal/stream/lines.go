@@ -66,9 +66,11 @@ type lineSplitter struct {
 	gap        bytes.Buffer
 	gapLines   int
 	gapComment bool
-	// gapIndented is set when one of those comments is not at column 0.
-	gapIndented bool
-	lastEnd     int64
+	// gapIndented is set when one of those comments is not at column 0;
+	// gapUnbroken when the last of those lines has no line break (the
+	// input's end).
+	gapIndented, gapUnbroken bool
+	lastEnd                  int64
 	// movedLines is the number of lines after the last item that went to
 	// the skeleton.
 	movedLines int
@@ -221,6 +223,7 @@ func (s *lineSplitter) take(line []byte) {
 		s.gapLines++
 		s.gapComment = s.gapComment || low
 		s.gapIndented = s.gapIndented || low && indent > 0
+		s.gapUnbroken = len(line) == 0 || line[len(line)-1] != '\n'
 		return
 	case indent > s.dash && s.dash >= 0:
 		s.comment = text[indent] == '#'
@@ -385,8 +388,13 @@ func (s *lineSplitter) join(i int) {
 // last item when a top-level key follows.
 func (s *lineSplitter) endItems() {
 	s.endItem(false)
-	if s.gapIndented {
+	switch {
+	case s.gapIndented:
 		s.decline("a comment after the last item that is not at column 0")
+	case s.gapComment && s.gapUnbroken:
+		// The parser attaches a comment at the end of the input to the
+		// last item when no line break ends it.
+		s.decline("a comment after the last item with no line break after it")
 	}
 	if s.gapComment {
 		s.suffix.Write(s.gap.Bytes())

@@ -70,6 +70,7 @@ func TestReadDeclines(t *testing.T) {
 		{"document end", head + "items:\n- a: b\n...\n", "does not continue"},
 		{"document marker after the items", head + "items:\n- a: b\nx: y\n---\n", "document marker"},
 		{"comment after the last flow item", head + "items:\n- {a: b}\n# c\n", "does not start with a plain key"},
+		{"comment after the last item, no line break after it", head + "items:\n- a:\n# c", "no line break"},
 		{"indented comment after the last item", head + "items:\n  - a: b\n\n  # c\nfunctionConfig: {}\n", "not at column 0"},
 		{"comment at the end of the last item, then one at column 0", head + "items:\n- a: b\n  # c\n# d\nfunctionConfig: {}\n", "comment at the end"},
 		{"items at two columns", head + "items:\n  - a: b\n - a: b\n", "does not continue"},
