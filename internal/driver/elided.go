@@ -60,12 +60,33 @@ func elided(in *stream.Input, e *engine.Engine, text []byte) (*elide.Item, bool)
 // elidable reports whether an item's text keeps to the shapes the elision
 // is held to (see TestElisionChangesNothing): ASCII, no escape, no block
 // scalar with an indentation indicator, no sequence entry starting with
-// "-". ScanItem reads these too, for an item copied as it came.
+// "-", no line starting with "#" after the first key. ScanItem reads these
+// too, for an item copied as it came.
 func elidable(text []byte) bool {
 	for _, c := range text {
 		if c >= 0x80 || c == '\\' {
 			return false
 		}
 	}
-	return !bytes.Contains(text, []byte("- -")) && !bytes.Contains(text, []byte("|2"))
+	return !bytes.Contains(text, []byte("- -")) && !bytes.Contains(text, []byte("|2")) && !commentAfterKey(text)
+}
+
+// commentAfterKey reports whether a line of an item's text after its first
+// key starts with "#": a comment, or a line of a block scalar.
+func commentAfterKey(text []byte) bool {
+	key := false
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		content := bytes.TrimLeft(bytes.TrimPrefix(line, []byte("- ")), " ")
+		switch {
+		case len(content) > 0 && content[0] == '#':
+			if key {
+				return true
+			}
+		case len(content) > 0:
+			key = true
+		}
+		text = rest
+	}
+	return false
 }

@@ -99,3 +99,41 @@ func firstItem(t *testing.T, rl []byte) (*stream.Input, *engine.Engine, []byte) 
 	}
 	return in, e, text
 }
+
+// TestCommentedItemNotElided: a workload whose text ScanItem reads, with
+// comment lines after its first key (here in its application's env), is
+// not elided: elide.Reduce is held to items with no such line. The run
+// writes what it writes without elision.
+func TestCommentedItemNotElided(t *testing.T) {
+	var doc strings.Builder
+	doc.WriteString("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: big\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: shop/app:1\n        env:\n")
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&doc, "        - name: SETTING_%d\n          # setting %d\n          value: v%d\n", i, i, i)
+	}
+	doc.WriteString("      - name: linkerd-proxy\n        image: cr.l5d.io/linkerd/proxy:stable-2.14.10\n")
+	rl, err := krmtest.ResourceList([]byte(doc.String()), []byte("apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\nspec: {sidecars: [{preset: linkerd}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer SetElideFrom(0)()
+	in, e, text := firstItem(t, rl)
+	if !asWritten(text) {
+		t.Fatalf("ScanItem does not read the item:\n%s", text)
+	}
+	if it, ok := elided(in, e, text); ok {
+		t.Fatalf("the item is elided:\n%s", it.Text)
+	}
+	var on, off bytes.Buffer
+	if _, err := ResourceList(bytes.NewReader(rl), &on); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer SetElideFrom(math.MaxInt)()
+		if _, err := ResourceList(bytes.NewReader(rl), &off); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if !bytes.Equal(on.Bytes(), off.Bytes()) || !bytes.Contains(on.Bytes(), []byte("# setting 49\n")) {
+		t.Fatalf("the output differs from the output without elision:\n%s", krmtest.Diff(off.String(), on.String()))
+	}
+}

@@ -197,6 +197,7 @@ var scanItemSeeds = []string{
 	"- apiVersion: apps/v1\n  kind: Deployment\n  spec:\n    template:\n      spec:\n        containers:\n        - args:\n          - --config=/etc/a.yaml\n          - -c\n          - -log-level=info\n          command:\n          - |2\n\n            x\n          - |2-\n             y\n            z\n",
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    description: \"a \\n b \\\"c\\\" \\\\ \\t \\x01 \\x7F é ü 日本\"\n    mode:\n      description: |2-\n         lead\n        next\n",
 	"- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  spec:\n    names: {kind: Thing, plural: things}\n    list: [a, 1, -2, true, 'b c', 'it''s', \"d\", {e: [], f: {}}, []]\n    more:\n    - {g: h/i.j, k: [l]}\n",
+	"- # Source: chart/templates/deployment.yaml\n  apiVersion: apps/v1\n  kind: StatefulSet\n  # the app\n  metadata:\n    # its name\n    #\n    name: a\n  spec:\n    template:\n      spec:\n        containers:\n        # first\n        - name: a\n          # the image\n          image: x\n          args:\n          # one\n          - a\n          - b\n        - name: b\n          env:\n          - name: c\n            # d\n            value: e\n",
 }
 
 // TestScanItemPublished checks FuzzScanItemIsItemText's property on every

@@ -50,7 +50,8 @@ func Scan(body []byte) (Scanned, bool) {
 // spaces more indented. It answers only for text that is already what
 // ItemText writes for the item it parses to, so that the text can be
 // written in its place: printable UTF-8 with no byte order mark, LF line
-// breaks, no other comment, no blank line
+// breaks, no comment but the lines right before a key or an entry at its
+// column (see headComment) and those before the first key, no blank line
 // but in a literal block scalar, no blank at the end of a line, one space
 // after every ":" and "-", mappings two spaces under their key and
 // sequences at their key's column, no null written as nothing, literal
@@ -87,7 +88,7 @@ func ScanItem(text []byte) (Scanned, bool) {
 // item's text, each of whose lines it reads without the item's "- " or
 // two spaces, in place.
 func scan(body []byte, canonical bool) (Scanned, bool) {
-	s := scanner{ok: true, canonical: canonical, lead: true, open: -1, inside: -1, frames: make([]frame, 0, 8)}
+	s := scanner{ok: true, canonical: canonical, lead: true, open: -1, inside: -1, comment: -1, frames: make([]frame, 0, 8)}
 	for first := true; len(body) > 0 && s.ok; first = false {
 		n := bytes.IndexByte(body, '\n') + 1
 		if n == 0 {
@@ -108,7 +109,7 @@ func scan(body []byte, canonical bool) (Scanned, bool) {
 		}
 		s.line(line)
 	}
-	if s.quoted != 0 || s.canonical && (s.open >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
+	if s.quoted != 0 || s.canonical && (s.open >= 0 || s.comment >= 0 || s.inside >= 0 && s.block && !s.blockEnds()) {
 		return Scanned{}, false // a quote not closed: the parser's error
 	}
 	if !s.ok || s.kinds != 1 || s.apiVersions != 1 || s.kind == "" || s.apiVersion == "" {
@@ -185,6 +186,9 @@ type scanner struct {
 	// stopWord: the plain scalar may not go on: the top-level apiVersion
 	// or kind, or a scalar a comment ends.
 	stopWord bool
+	// comment is the column of the comment lines before the current line
+	// (ScanItem only: see line), -1 when there are none.
+	comment int
 	// quoted is the quote of a quoted scalar that goes on past its line
 	// (Scan only: ItemText writes every scalar on one line), 0 outside
 	// one; inside is the column of its key or "-".
@@ -206,6 +210,7 @@ func (s *scanner) line(line []byte) {
 		s.ok = false // a tab in the indentation: parsed
 		return
 	}
+	afterBlock := false
 	if s.inside >= 0 {
 		if s.continues(col, content) {
 			return
@@ -214,13 +219,17 @@ func (s *scanner) line(line []byte) {
 			s.ok = false
 			return
 		}
-		s.inside = -1
+		s.inside, afterBlock = -1, s.block
 	}
 	if len(bytes.TrimSpace(content)) == 0 || content[0] == '#' {
-		s.ok = s.ok && (!s.canonical || s.lead && col == 0 && len(content) > 0 && content[0] == '#')
+		s.ok = s.ok && (!s.canonical || len(content) > 0 && content[0] == '#' && (s.lead && col == 0 || s.headComment(col, afterBlock)))
 		return
 	}
-	s.lead = false
+	if s.canonical && s.comment >= 0 && s.comment != col {
+		s.ok = false // comments that are not the head of the key or entry after them
+		return
+	}
+	s.lead, s.comment = false, -1
 	dash := content[0] == '-' && (len(content) == 1 || content[1] == ' ')
 	if s.canonical && s.open >= 0 && !s.openDash && !(col == s.open+2 && !dash || col == s.open && dash) {
 		s.ok = false // a null written as nothing, or not where ItemText puts what is under a key
@@ -267,6 +276,18 @@ func (s *scanner) quotedLine(line []byte) {
 		s.ok = s.ok && commentOnly(content[end+1:])
 		s.quoted, s.inside = 0, -1
 	}
+}
+
+// headComment takes a comment line at col in an item's text (ScanItem),
+// after its first key: the writer writes it as it came when it is one of
+// the lines right before a key or entry at its column, which the parser
+// makes that node's head comment, and not right after a block scalar.
+func (s *scanner) headComment(col int, afterBlock bool) bool {
+	if s.lead || afterBlock || s.comment >= 0 && s.comment != col {
+		return false
+	}
+	s.comment = col
+	return true
 }
 
 // blockEnds reports whether the block scalar that ends here is as
