@@ -8,10 +8,10 @@ import (
 )
 
 // TestAnchorsAcrossItems: an anchor defined in one item and aliased in a
-// later one (the whole-list path takes such lists: their items do not
-// parse alone). Whichever item the function edits, the output is strict
-// YAML, every item means what it meant plus the edits, both paths agree,
-// and a second run changes nothing.
+// later one (the streaming path parses the items from the one to the
+// other together: see aliasGroup). Whichever item the function edits, the
+// output is strict YAML, every item means what it meant plus the edits,
+// both paths agree, and a second run changes nothing.
 func TestAnchorsAcrossItems(t *testing.T) {
 	const head = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 	pod := func(name, containers string) string {
@@ -78,7 +78,7 @@ func TestAnchorsAcrossItems(t *testing.T) {
 				for _, e := range krmtest.Check(in, out) {
 					t.Error(e)
 				}
-				if streamed, problem := compareRuns(in); streamed || problem != "" {
+				if streamed, problem := compareRuns(in); !streamed || problem != "" {
 					t.Errorf("streamed %v: %s", streamed, problem)
 				}
 				checkIdempotent(t, out)

@@ -400,6 +400,7 @@ var localShapes = map[string]string{
 	"comment-at-end-then-between": "- " + itemPod + "  # trailing\n# between\n- " + itemPod,
 	"quote-across-items":          "- kind: ConfigMap\n  metadata: {name: q}\n  data:\n    a: \"x\n- b: 1\"\n- " + itemPod,
 	"joined-and-mended":           "- {kind: Pod, metadata: {name: q}}\n# between\n- kind: ConfigMap\n  data:\n    a: 'x\n- y'\n- " + itemPod,
+	"anchor-across-items":         "- " + strings.Replace(itemPod, "{name: app}", "&c {name: app}", 1) + "- kind: ConfigMap\n  metadata: {name: c, labels: &l {a: b}}\n- " + strings.Replace(strings.Replace(itemPod, "{name: app}", "*c", 1), "{name: p}", "{name: q, labels: *l}", 1),
 	"tabs-in-items":               "- kind: ConfigMap\n  metadata: {name: make}\n  data:\n    Makefile: |\n      all:\n      \tgo build ./...\n\n      \ttest:\n    quoted: \"a\tb\n  \tc\"\n    plain: a\tb\t# c\n  #\ttrailing\n- a:\tb\n  kind:\tConfigMap\n- " + itemPod + "  # x\t\n- " + itemPod,
 }
 
@@ -464,6 +465,7 @@ func declinedLists() []differential {
 	var out []differential
 	for name, in := range map[string]string{
 		"comment-at-the-end-unbroken":      "kind: ResourceList\nitems:\n- " + pod + "# no line break after it",
+		"anchor-far-back":                  "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + strings.Repeat("- {kind: ConfigMap}\n", 64) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
 		"flow-items":                       "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
 		"comment-at-end-of-last-flow-item": "kind: ResourceList\nfunctionConfig: {}\nitems:\n  - " + jsonPod + "\n            # trailing\n",
 		"lone-cr":                          "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
@@ -472,7 +474,6 @@ func declinedLists() []differential {
 		"document-marker":                  "kind: ResourceList\n---\nitems:\n- " + pod,
 		"document-end":                     "kind: ResourceList\nitems:\n- " + pod + "...\n",
 		"alias-across-items":               "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
-		"anchor-across-items":              "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
 		"odd-indentation":                  "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
 		"two-items-keys":                   "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
 		"quoted-items-key":                 "kind: ResourceList\n\"items\":\n- " + pod,

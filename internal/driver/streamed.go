@@ -174,6 +174,8 @@ type pass struct {
 	mu       sync.Mutex
 	unparsed []int
 	failed   error
+	// aliases is the group being written (see aliasGroup).
+	aliases aliasGroup
 }
 
 // unparse notes that item i does not parse where it sits when err is a
@@ -210,6 +212,9 @@ func (p *pass) close() {
 type encoded struct {
 	edit          engine.Edit
 	text, results []byte
+	// input is the item as parsed, for an item parsed with its
+	// neighbours (see aliasGroup).
+	input *yaml.RNode
 }
 
 // streamPass edits and encodes every item in order (see engine.Run) and
@@ -266,12 +271,16 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 		_, err := p.items.Write(enc.text)
 		return err
 	}
+	var err error
 	if prepared := enc.edit.Written(); prepared.Node != w.Node || len(prepared.Results) != len(w.Results) {
-		var err error
 		if enc.text, err = asItCame(in, e, i); err != nil {
 			return err
 		}
 		if enc.results, err = resultsText(w.Results); err != nil {
+			return err
+		}
+	} else if enc.input != nil {
+		if enc.text, err = p.aliases.keep(in, i, enc.input, w.Node, enc.text); err != nil {
 			return err
 		}
 	}
@@ -382,6 +391,9 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 	}
 	enc, err := encode(ed)
 	enc.text = footBreak(in, i, ed.Written().Node, enc.text)
+	if in.Layout.Joined(i) {
+		enc.input = item
+	}
 	return enc, err
 }
 

@@ -21,8 +21,9 @@
 // it (see jsonSplitter). The caller also checks what the splitter cannot
 // see: that the parser finds the items key where the splitter did
 // (Layout.ItemsLine) and that each item parses alone (Input.ParseItem): a
-// quoted scalar spanning the cut is mended (Input.Merge); an anchor used
-// across items, or any other surprise, ends in the whole-list path.
+// quoted scalar spanning the cut is mended (Input.Merge); an item that
+// uses an earlier item's anchor is parsed with it (see
+// lineSplitter.aliases); any other surprise ends in the whole-list path.
 package stream
 
 import (
@@ -125,8 +126,9 @@ func (l *Layout) Joined(i int) bool {
 	return l.joined[i] || i > 0 && l.joined[i-1]
 }
 
-// group is the first and the last item of item i's group.
-func (l *Layout) group(i int) (first, last int) {
+// Group is the first and the last item of item i's group: the items
+// parsed together with it (see Layout.joined).
+func (l *Layout) Group(i int) (first, last int) {
 	first, last = i, i
 	for first > 0 && l.joined[first-1] {
 		first--
@@ -295,7 +297,7 @@ func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
 		item *yaml.RNode
 		err  error
 	)
-	switch first, last := in.Layout.group(i); {
+	switch first, last := in.Layout.Group(i); {
 	case in.Layout.JSON:
 		item, err = parseJSONItem(text)
 	case first < last:
@@ -314,7 +316,7 @@ func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
 // each item's node is handed out once, so that one edited is never handed
 // out again; ParseItemText parses the group anew.
 func (in *Input) ParseItemOnce(i int, text []byte) (*yaml.RNode, error) {
-	first, last := in.Layout.group(i)
+	first, last := in.Layout.Group(i)
 	if in.Layout.JSON || first == last {
 		return in.ParseItemText(i, text)
 	}
@@ -414,7 +416,7 @@ func (in *Input) Merge(i int) (int, bool) {
 	if in.Layout.JSON {
 		return 0, false
 	}
-	first, last := in.Layout.group(i)
+	first, last := in.Layout.Group(i)
 	for j := last + 1; j < in.Layout.Len() && j <= last+maxMerge; j++ {
 		l := in.Layout.clone()
 		l.merge(last, j)

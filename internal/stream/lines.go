@@ -56,6 +56,9 @@ type lineSplitter struct {
 	// joined holds the items parsed with the item after them (see
 	// Layout.joined).
 	joined map[int]bool
+	// anchors is the last item whose text defines each anchor name (see
+	// aliases).
+	anchors map[string]int
 	// block is set when the current item starts with "- key:", or with
 	// "-" and a comment, then "key:" on the next line (firstKey is set
 	// until that line is read); keep when one of its lines may start a
@@ -261,6 +264,7 @@ func (s *lineSplitter) take(line []byte) {
 		s.decline("a line the items list does not continue with")
 		return
 	}
+	s.aliases(text[indent:])
 	s.gap.Reset()
 	s.gapLines, s.gapComment, s.gapIndented = 0, false, false
 	s.lastEnd = s.offset + int64(len(line))
@@ -373,6 +377,57 @@ func (s *lineSplitter) endItem(next bool) {
 		s.decline("%s, and it is the last item", why)
 	}
 	s.comment = false
+}
+
+// maxAliasSpan is how many items before its alias an anchor may be for
+// the items from the anchor's to the alias's to be parsed together; an
+// anchor further back sends the list to the whole-list path.
+const maxAliasSpan = 64
+
+// aliases notes the anchors a line of the current item defines and joins
+// the item to the items back to the last one that defined an anchor the
+// line uses (see Layout.joined): the parser resolves an alias only in the
+// document where its anchor stands. It reads "&name" and "*name" wherever
+// a node may start (at the line's start, after a blank, "[", "{" or ","),
+// in scalars and comments too: a join too many costs a parse of the items
+// together, one too few sends the list whole when the item does not parse.
+func (s *lineSplitter) aliases(text []byte) {
+	if bytes.IndexAny(text, "&*") < 0 {
+		return
+	}
+	item := len(s.starts) - 1
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '&' && c != '*' || i > 0 && bytes.IndexByte([]byte(" [{,"), text[i-1]) < 0 {
+			continue
+		}
+		end := i + 1
+		for end < len(text) && bytes.IndexByte([]byte(" ,[]{}"), text[end]) < 0 {
+			end++
+		}
+		if end == i+1 {
+			continue
+		}
+		name := string(text[i+1 : end])
+		if c == '&' {
+			if s.anchors == nil {
+				s.anchors = map[string]int{}
+			}
+			s.anchors[name] = item
+			continue
+		}
+		k, ok := s.anchors[name]
+		switch {
+		case !ok || k == item:
+		case item-k > maxAliasSpan:
+			s.decline("an alias to an anchor more than %d items before it", maxAliasSpan)
+			return
+		default:
+			for j := k; j < item; j++ {
+				s.join(j)
+			}
+		}
+	}
 }
 
 // join records that item i is parsed with the item after it.

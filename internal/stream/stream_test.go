@@ -106,6 +106,9 @@ func TestReadJoins(t *testing.T) {
 		{"comment after a kept block scalar", head + "items:\n- a: |+\n    b\n\n# c\n- a: b\n", true},
 		{"comment at the end of an item, then a comment before the next", head + "items:\n- a: b\n  # c\n# d\n- a: b\n", true},
 		{"comment at the end of a flow item", head + "items:\n- {a: b}\n  # c\n- a: b\n", true},
+		{"an anchor an item after it uses", head + "items:\n- a: &x {b: c}\n- a: b\n  d: [*x]\n", true},
+		{"an anchor the item itself uses", head + "items:\n- a: &x b\n  c: *x\n- d: &x e\n  f: *x\n", false},
+		{"text that reads as an anchor and an alias", head + "items:\n- a: |\n    x && y; ls *.txt\n  b: c &y\n- c: |\n    ls *.txt *y\n", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Read(strings.NewReader(tc.in), Options{})
