@@ -13,8 +13,11 @@ import (
 // keeps its final line breaks before a comment, a comment at the items'
 // column inside an item, an item starting with a quoted key that ends in
 // a comment, a double-quoted scalar holding a line that looks like the
-// next item's start, and every tenth time a meshed Deployment. Each
-// ConfigMap carries a data payload of about 32 KiB.
+// next item's start, an item ending in a comment (Google's samples) and
+// one whose block scalar ends in lines starting with "#" (Kuma's chart),
+// tabs in a block scalar, an anchor the next item uses, and every tenth
+// time a meshed Deployment. Each ConfigMap carries a data payload of
+// about 32 KiB.
 func WriteDeclines(w io.Writer, size int64) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	cw := &countingWriter{w: bw}
@@ -26,6 +29,10 @@ func WriteDeclines(w io.Writer, size int64) error {
 		fmt.Fprintf(cw, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: inside-%d\n# a comment at the items' column\n  data:\n%s", i, payload)
 		fmt.Fprintf(cw, "- \"apiVersion\": v1\n  kind: ConfigMap\n  metadata:\n    name: quoted-%d\n  data:\n%s  # [END quoted]\n", i, payload)
 		fmt.Fprintf(cw, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: across-%d\n  data:\n    a: \"x\n- b: %d\"\n", i, i)
+		fmt.Fprintf(cw, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: sample-%d\n  data:\n%s  # [END sample]\n", i, payload)
+		fmt.Fprintf(cw, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: commented-%d\n  data:\n    config.yaml: |\n      # use this file to override the defaults\n      #\n", i)
+		fmt.Fprintf(cw, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: make-%d\n    labels: &labels-%d {app: make}\n  data:\n    Makefile: |\n      all:\n      \tgo build ./...\n", i, i)
+		fmt.Fprintf(cw, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: alias-%d\n    labels: *labels-%d\n  data:\n%s", i, i, payload)
 		if i%10 == 0 {
 			doc := workload(i)
 			item(bw, doc)
