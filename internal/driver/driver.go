@@ -81,6 +81,15 @@ func (o Options) kept(results fn.Results) fn.Results {
 	return report.Problems(results)
 }
 
+// start readies a run's engine for the options: a report lists a shared
+// warning for each of its workloads (Engine.KeepSharedEach).
+func (o Options) start(e *engine.Engine) *engine.Engine {
+	if o.Infos {
+		e.KeepSharedEach()
+	}
+	return e
+}
+
 // newReport is the Report of a run's results and the workloads its
 // engine counted, with the error a run returns for them.
 func newReport(results fn.Results, e *engine.Engine, opts Options) (Report, error) {

@@ -40,7 +40,7 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 // bounded by the documents in flight; a document larger than
 // Options.MaxDocumentSize is refused before it is read to its end.
 func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
-	e := engine.StartAs(cfgNode, opts.Action)
+	e := opts.start(engine.StartAs(cfgNode, opts.Action))
 	if e.ConfigErr() != nil {
 		return newReport(e.Close(), e, opts)
 	}

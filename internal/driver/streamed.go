@@ -117,7 +117,7 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 // does for an item no merge mends.
 func mendedPass(in *stream.Input, config *yaml.RNode, opts Options) (*pass, fn.Results, *engine.Engine, error) {
 	for mended := 0; ; mended++ {
-		e := engine.Start(config)
+		e := opts.start(engine.Start(config))
 		out, closing, err := streamPass(in, e, opts)
 		var u *unparsed
 		if !errors.As(err, &u) {

@@ -27,7 +27,7 @@ func whole(in []byte, w io.Writer, opts Options) (rep Report, err error) {
 		}
 	}
 	fc := functionConfig(doc)
-	e := engine.Start(configNode(fc))
+	e := opts.start(engine.Start(configNode(fc)))
 	out, results := e.Transform(items)
 	if err := write(w, fc, out, results); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)

@@ -364,8 +364,15 @@ func (e *Engine) Close() fn.Results {
 	return append(out, report.Result(summary, nil, nil))
 }
 
+// KeepSharedEach makes the run keep, for SharedEach, every workload a
+// shared warning is found in (its resourceRef, file and field: some
+// 300 bytes each); without it, Close still says each warning once, with
+// its count. Call it before the first Edit.
+func (e *Engine) KeepSharedEach() { e.shared.every = true }
+
 // SharedEach is every warning Close says once of several workloads, once
-// for each of them (see report.WorkloadsTag): what a report lists.
+// for each of them (see report.WorkloadsTag): what a report lists; none
+// without KeepSharedEach.
 func (e *Engine) SharedEach() fn.Results { return e.shared.each() }
 
 // Shown reports whether the orchestrator shows the results itself: kpt fn

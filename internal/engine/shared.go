@@ -24,6 +24,9 @@ type shared struct {
 	// order is the warnings in the order the run first met them.
 	order []string
 	found map[string]*sharedFinding
+	// every keeps every workload a warning was found in (see each);
+	// without it, the first only.
+	every bool
 }
 
 // sharedFinding is where one shared warning was found.
@@ -32,9 +35,9 @@ type sharedFinding struct {
 	finding report.Finding
 	count   int
 	names   []string
-	// at is every workload it was found in, in input order: a warning
-	// found in one workload only is said of it, as any other warning, and
-	// a report lists each (see each).
+	// at is every workload it was found in, in input order, or the first
+	// only: a warning found in one workload only is said of it, as any
+	// other warning, and a report lists each (see each).
 	at []sharedAt
 }
 
@@ -70,7 +73,9 @@ func (s *shared) add(item *yaml.RNode, log report.Log) {
 			s.found[w] = f
 			s.order = append(s.order, w)
 		}
-		f.at = append(f.at, sharedAt{ref: resRef, file: file, field: resolved.Field})
+		if s.every || len(f.at) == 0 {
+			f.at = append(f.at, sharedAt{ref: resRef, file: file, field: resolved.Field})
+		}
 		f.count++
 		if len(f.names) < sharedNames {
 			f.names = append(f.names, name)
@@ -103,6 +108,9 @@ func (s *shared) results() fn.Results {
 // of them, with its resourceRef, file and field: what a report lists in
 // place of the one closing result (report.WorkloadsTag).
 func (s *shared) each() fn.Results {
+	if !s.every {
+		return nil
+	}
 	var out fn.Results
 	for _, w := range s.order {
 		f := s.found[w]

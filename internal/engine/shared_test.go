@@ -120,6 +120,7 @@ func TestSharedWarningOfOneWorkload(t *testing.T) {
 // its field there; the closing result says how many (report.WorkloadsTag).
 func TestSharedWarningEach(t *testing.T) {
 	e := engine.New(krmtest.Config(t, "")).Start()
+	e.KeepSharedEach()
 	_, results := e.Transform(items(t, shippers(2)...))
 	once := containing(results, noWait)
 	if len(once) != 1 || once[0].Tags[report.WorkloadsTag] != "4" {
@@ -135,5 +136,18 @@ func TestSharedWarningEach(t *testing.T) {
 		if r.ResourceRef == nil || r.Field == nil || report.Resource(r.ResourceRef.Kind, r.ResourceRef.Namespace, r.ResourceRef.Name)+" "+r.Field.Path != want[i] || r.Message != noWait || r.Severity != fn.Warning {
 			t.Errorf("SharedEach[%d] = %+v at %+v, want the warning about %s", i, r, r.Field, want[i])
 		}
+	}
+}
+
+// TestSharedWarningEachKept: without KeepSharedEach the run keeps no list
+// of the workloads of a shared warning, and says it once all the same.
+func TestSharedWarningEachKept(t *testing.T) {
+	e := engine.New(krmtest.Config(t, "")).Start()
+	_, results := e.Transform(items(t, shippers(2)...))
+	if once := containing(results, noWait); len(once) != 1 || once[0].Tags[report.WorkloadsTag] != "4" {
+		t.Fatalf("closing results %v, want one saying 4 workloads", once)
+	}
+	if each := e.SharedEach(); len(each) != 0 {
+		t.Fatalf("SharedEach without KeepSharedEach: %v, want none", each)
 	}
 }
