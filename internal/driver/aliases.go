@@ -42,5 +42,5 @@ func (g *aliasGroup) keep(in *stream.Input, i int, input, node *yaml.RNode, text
 	if err != nil {
 		return nil, err
 	}
-	return footBreak(in, i, g.out[k], out), nil
+	return footBreak(g.out[k], out), nil
 }

@@ -378,6 +378,7 @@ var vendorShapes = map[string]string{
 	"comment-at-end-of-last-item": "kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- # Copyright Google LLC\n  #\n  # Licensed under the Apache License\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n    - name: linkerd-proxy\n      # [END gke_pod_container]\n  # [END gke_pod]\n" +
 		"functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {preset: linkerd}\n",
 	"comment-at-end-of-last-item-at-the-end": "kind: ResourceList\nfunctionConfig: {}\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- # Source: chart/templates/pod.yaml\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n    - name: linkerd-proxy\n  # [END gke_pod]\n",
+	"comment-at-end-of-last-flow-item":       "kind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {preset: linkerd}\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: app}, {name: linkerd-proxy}]}}\n  # [END pod]\n",
 	"flow-style-untouched": "kind: ResourceList\nitems:\n- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  metadata:\n    name: things.example.com\n  spec:\n    group: example.com\n    names: {kind: Thing, plural: things}\n    scope: Namespaced\n    versions: [{name: v1, served: true, storage: true}]\n" +
 		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c, labels: {app: a}}\n  data: {a: '1', b: \"x y\", c: [1, 2]}\n" +
 		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: d}\n  data: {a: {b: {}}, e: [], 'k': v,\n    f: g}\n" +
@@ -392,16 +393,17 @@ var vendorShapes = map[string]string{
 // collection holding a line that looks like an item's start: see
 // stream.Input.Merge), and takes the rest of the list item by item.
 var localShapes = map[string]string{
-	"comment-in-item-at-column-0": "- " + itemPod + "# inside\n  status: {}\n- " + itemPod,
-	"comment-after-flow-item":     "- {kind: Pod, metadata: {name: q}}\n# between\n- " + itemPod,
-	"comment-at-end-of-flow-item": "- {apiVersion: v1, kind: Pod, metadata: {name: q}, spec: {containers: [{name: app}, {name: linkerd-proxy}]}}\n   # trailing\n\n\n  # between\n\n- " + itemPod,
-	"comment-at-end-quoted-key":   "- \"kind\": ConfigMap\n  data: {a: b}\n  # trailing\n- " + itemPod,
-	"comment-after-keep-chomping": "- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + itemPod,
-	"comment-at-end-then-between": "- " + itemPod + "  # trailing\n# between\n- " + itemPod,
-	"quote-across-items":          "- kind: ConfigMap\n  metadata: {name: q}\n  data:\n    a: \"x\n- b: 1\"\n- " + itemPod,
-	"joined-and-mended":           "- {kind: Pod, metadata: {name: q}}\n# between\n- kind: ConfigMap\n  data:\n    a: 'x\n- y'\n- " + itemPod,
-	"anchor-across-items":         "- " + strings.Replace(itemPod, "{name: app}", "&c {name: app}", 1) + "- kind: ConfigMap\n  metadata: {name: c, labels: &l {a: b}}\n- " + strings.Replace(strings.Replace(itemPod, "{name: app}", "*c", 1), "{name: p}", "{name: q, labels: *l}", 1),
-	"tabs-in-items":               "- kind: ConfigMap\n  metadata: {name: make}\n  data:\n    Makefile: |\n      all:\n      \tgo build ./...\n\n      \ttest:\n    quoted: \"a\tb\n  \tc\"\n    plain: a\tb\t# c\n  #\ttrailing\n- a:\tb\n  kind:\tConfigMap\n- " + itemPod + "  # x\t\n- " + itemPod,
+	"comment-in-item-at-column-0":        "- " + itemPod + "# inside\n  status: {}\n- " + itemPod,
+	"comment-after-flow-item":            "- {kind: Pod, metadata: {name: q}}\n# between\n- " + itemPod,
+	"comment-at-end-of-flow-item":        "- {apiVersion: v1, kind: Pod, metadata: {name: q}, spec: {containers: [{name: app}, {name: linkerd-proxy}]}}\n   # trailing\n\n\n  # between\n\n- " + itemPod,
+	"comment-at-end-quoted-key":          "- \"kind\": ConfigMap\n  data: {a: b}\n  # trailing\n- " + itemPod,
+	"comment-after-keep-chomping":        "- kind: ConfigMap\n  data:\n    a: |+\n      x\n\n# between\n- " + itemPod,
+	"comment-at-end-then-between":        "- " + itemPod + "  # trailing\n# between\n- " + itemPod,
+	"quote-across-items":                 "- kind: ConfigMap\n  metadata: {name: q}\n  data:\n    a: \"x\n- b: 1\"\n- " + itemPod,
+	"joined-and-mended":                  "- {kind: Pod, metadata: {name: q}}\n# between\n- kind: ConfigMap\n  data:\n    a: 'x\n- y'\n- " + itemPod,
+	"anchor-across-items":                "- " + strings.Replace(itemPod, "{name: app}", "&c {name: app}", 1) + "- kind: ConfigMap\n  metadata: {name: c, labels: &l {a: b}}\n- " + strings.Replace(strings.Replace(itemPod, "{name: app}", "*c", 1), "{name: p}", "{name: q, labels: *l}", 1),
+	"comment-at-end-of-last-quoted-item": "- " + itemPod + "- \"apiVersion\": v1\n  kind: ConfigMap\n  metadata: {name: c}\n  # trailing\n",
+	"tabs-in-items":                      "- kind: ConfigMap\n  metadata: {name: make}\n  data:\n    Makefile: |\n      all:\n      \tgo build ./...\n\n      \ttest:\n    quoted: \"a\tb\n  \tc\"\n    plain: a\tb\t# c\n  #\ttrailing\n- a:\tb\n  kind:\tConfigMap\n- " + itemPod + "  # x\t\n- " + itemPod,
 }
 
 // itemPod is a Pod the run edits, as the text after an item's "- ".
@@ -464,34 +466,33 @@ func declinedLists() []differential {
 	const jsonPod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "app"}, {"name": "linkerd-proxy"}]}}`
 	var out []differential
 	for name, in := range map[string]string{
-		"comment-at-the-end-unbroken":      "kind: ResourceList\nitems:\n- " + pod + "# no line break after it",
-		"anchor-far-back":                  "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + strings.Repeat("- {kind: ConfigMap}\n", 64) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
-		"flow-items":                       "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
-		"comment-at-end-of-last-flow-item": "kind: ResourceList\nfunctionConfig: {}\nitems:\n  - " + jsonPod + "\n            # trailing\n",
-		"lone-cr":                          "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
-		"bom-inside":                       "kind: ResourceList\n\ufeffitems:\n- " + pod,
-		"tab":                              "kind: ResourceList\nitems:\n- " + pod + "\t# comment\n",
-		"document-marker":                  "kind: ResourceList\n---\nitems:\n- " + pod,
-		"document-end":                     "kind: ResourceList\nitems:\n- " + pod + "...\n",
-		"alias-across-items":               "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
-		"odd-indentation":                  "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
-		"two-items-keys":                   "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
-		"quoted-items-key":                 "kind: ResourceList\n\"items\":\n- " + pod,
-		"not-a-list":                       "kind: ConfigMap\nitems:\n- " + pod,
-		"flow-across-items":                "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data: {a: [1,\n- 2]}\n- " + pod,
-		"bad-yaml":                         "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
-		"scalar-item":                      "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
-		"quote-across-items":               "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
-		"json-escaped-items-key":           `{"kind": "ResourceList", "\u0069tems": [` + jsonPod + `]}`,
-		"json-two-items-keys":              `{"kind": "ResourceList", "items": [` + jsonPod + `], "items": [` + jsonPod + `]}`,
-		"json-comment":                     "{\"kind\": \"ResourceList\", # a comment\n\"items\": [" + jsonPod + "]}",
-		"json-trailing-comma":              `{"kind": "ResourceList", "items": [` + jsonPod + `,]}`,
-		"json-scalar-item":                 `{"kind": "ResourceList", "items": [` + jsonPod + `, "text"]}`,
-		"json-yaml-flow":                   `{kind: ResourceList, items: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]}`,
-		"json-unbalanced":                  `{"kind": "ResourceList", "items": [{"kind": "Pod"]}]}`,
-		"json-not-done":                    `{"kind": "ResourceList", "items": [` + jsonPod + `]`,
-		"json-more-after":                  `{"kind": "ResourceList", "items": [` + jsonPod + `]} {}`,
-		"json-control-character":           `{"kind": "ResourceList", "items": [{"kind": "Pod", "metadata": {"name": "a` + "\t" + `b"}}]}`,
+		"comment-at-the-end-unbroken": "kind: ResourceList\nitems:\n- " + pod + "# no line break after it",
+		"anchor-far-back":             "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "{name: app}", "&c {name: app}", 1) + strings.Repeat("- {kind: ConfigMap}\n", 64) + "- " + strings.Replace(pod, "{name: app}", "*c", 1),
+		"flow-items":                  "kind: ResourceList\nitems: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]\n",
+		"lone-cr":                     "kind: ResourceList\nitems:\n- " + strings.Replace(pod, "\n", "\r", 1),
+		"bom-inside":                  "kind: ResourceList\n\ufeffitems:\n- " + pod,
+		"tab":                         "kind: ResourceList\nitems:\n- " + pod + "\t# comment\n",
+		"document-marker":             "kind: ResourceList\n---\nitems:\n- " + pod,
+		"document-end":                "kind: ResourceList\nitems:\n- " + pod + "...\n",
+		"alias-across-items":          "kind: ResourceList\nitems:\n- &p " + pod + "- *p\n",
+		"odd-indentation":             "kind: ResourceList\nitems:\n- " + pod + " - " + pod,
+		"two-items-keys":              "kind: ResourceList\nitems:\n- " + pod + "items:\n- " + pod,
+		"quoted-items-key":            "kind: ResourceList\n\"items\":\n- " + pod,
+		"not-a-list":                  "kind: ConfigMap\nitems:\n- " + pod,
+		"flow-across-items":           "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data: {a: [1,\n- 2]}\n- " + pod,
+		"bad-yaml":                    "kind: ResourceList\nitems:\n- " + pod + "- {a: [\n",
+		"scalar-item":                 "kind: ResourceList\nitems:\n- " + pod + "- just text\n",
+		"quote-across-items":          "kind: ResourceList\napiVersion: \"a\nitems:\n- b: c\"\nx: \"\n",
+		"json-escaped-items-key":      `{"kind": "ResourceList", "\u0069tems": [` + jsonPod + `]}`,
+		"json-two-items-keys":         `{"kind": "ResourceList", "items": [` + jsonPod + `], "items": [` + jsonPod + `]}`,
+		"json-comment":                "{\"kind\": \"ResourceList\", # a comment\n\"items\": [" + jsonPod + "]}",
+		"json-trailing-comma":         `{"kind": "ResourceList", "items": [` + jsonPod + `,]}`,
+		"json-scalar-item":            `{"kind": "ResourceList", "items": [` + jsonPod + `, "text"]}`,
+		"json-yaml-flow":              `{kind: ResourceList, items: [{kind: Pod, spec: {containers: [{name: a}, {name: linkerd-proxy}]}}]}`,
+		"json-unbalanced":             `{"kind": "ResourceList", "items": [{"kind": "Pod"]}]}`,
+		"json-not-done":               `{"kind": "ResourceList", "items": [` + jsonPod + `]`,
+		"json-more-after":             `{"kind": "ResourceList", "items": [` + jsonPod + `]} {}`,
+		"json-control-character":      `{"kind": "ResourceList", "items": [{"kind": "Pod", "metadata": {"name": "a` + "\t" + `b"}}]}`,
 	} {
 		out = append(out, differential{name: "declined/" + name, in: []byte(in), mustDecline: true})
 	}

@@ -335,15 +335,16 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 		return nil, err
 	}
 	text, err = yamltext.ItemText(item)
-	return footBreak(in, i, item, text), err
+	return footBreak(item, text), err
 }
 
 // footBreak is an item's text with the blank line the writer puts after
 // an entry that holds a comment of its own at its end (a flow mapping
-// followed by comments: the parser attaches them to the entry), when
-// another entry follows.
-func footBreak(in *stream.Input, i int, item *yaml.RNode, text []byte) []byte {
-	if item.YNode().FootComment == "" || i+1 >= in.Layout.Len() || len(text) == 0 {
+// followed by comments: the parser attaches them to the entry) when
+// anything follows it: another entry, or the results every list ends
+// with.
+func footBreak(item *yaml.RNode, text []byte) []byte {
+	if item.YNode().FootComment == "" || len(text) == 0 {
 		return text
 	}
 	return append(text, '\n')
@@ -390,7 +391,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{edit: ed, text: text, results: results}, err
 	}
 	enc, err := encode(ed)
-	enc.text = footBreak(in, i, ed.Written().Node, enc.text)
+	enc.text = footBreak(ed.Written().Node, enc.text)
 	if in.Layout.Joined(i) {
 		enc.input = item
 	}

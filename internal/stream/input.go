@@ -13,10 +13,10 @@
 // mark and a "---" before the first key, blank lines and comments between
 // the items and after them; no lone CRs or control characters, no tabs
 // but on an item's own lines (see lineSplitter.itemLine),
-// no other document marker, no comment at the end of the last item's own
-// lines but after an item that starts with a plain key (see lineSplitter:
-// between items, such comments join the items around them, which are
-// parsed together). In JSON
+// no other document marker, no comments at the items' column after a
+// last item that ends in a comment, does not start with a plain key or
+// keeps its final line breaks (see lineSplitter: between items, such
+// comments join the items around them, which are parsed together). In JSON
 // it is an object with one "items" array of objects and nothing but JSON in
 // it (see jsonSplitter). The caller also checks what the splitter cannot
 // see: that the parser finds the items key where the splitter did

@@ -23,10 +23,11 @@ const (
 // list. Such lines after the last item go to the skeleton: the whole list
 // attaches them to the items key, which the output does not keep.
 //
-// An item that starts with a plain key and whose last line (but for blank
-// lines) is more indented than its "-" and starts with "#" (a comment, or a
-// line of a block scalar) is parsed with what follows it in the list: the parser attaches a comment at
-// the end of a mapping to another key when the input ends there (see
+// An item that starts with a plain key, or is the last, and whose last
+// line (but for blank lines) is more indented than its "-" and starts with
+// "#" (a comment, or a line of a block scalar) is parsed before a stand-in
+// for what follows it in the list: the parser attaches a comment at the
+// end of a mapping to another key when the input ends there (see
 // Layout.follow).
 type lineSplitter struct {
 	mark func([]byte) bool
@@ -356,10 +357,15 @@ func (s *lineSplitter) followBy(i int, f follower) {
 // endItem checks the end of the current item, before another item when
 // next is set. An item whose end, or the comments after it, the parser may
 // attach otherwise when the item is parsed alone is joined to the next item
-// (see Layout.joined); the last item cannot be.
+// (see Layout.joined). The last item cannot be: the split is declined,
+// but for a comment at its end with no comment after it.
 func (s *lineSplitter) endItem(next bool) {
 	var why string
 	switch {
+	case s.comment && !s.block && !(next || s.gapComment):
+		// The last item, which a plain key at column 0 or the end of the
+		// input follows: parsed before a stand-in for that, like an item
+		// that starts with a plain key (see Layout.follow).
 	case s.comment && !s.block:
 		why = "a comment at the end of an item that does not start with a plain key"
 	case s.comment && s.gapComment:
