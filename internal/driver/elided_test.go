@@ -50,20 +50,11 @@ func TestElisionFallsBack(t *testing.T) {
 	if enc, ok := editElided(in, e, 0, text); ok {
 		t.Fatalf("editElided took the item:\n%s", enc.text)
 	}
-	var on, off bytes.Buffer
-	if _, err := ResourceList(bytes.NewReader(rl), &on); err != nil {
-		t.Fatal(err)
+	on, off := withAndWithoutElision(t, rl)
+	if !bytes.Equal(on, off) {
+		t.Fatalf("the output differs from the output without elision:\n%s", krmtest.Diff(string(off), string(on)))
 	}
-	func() {
-		defer SetElideFrom(math.MaxInt)()
-		if _, err := ResourceList(bytes.NewReader(rl), &off); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	if !bytes.Equal(on.Bytes(), off.Bytes()) {
-		t.Fatalf("the output differs from the output without elision:\n%s", krmtest.Diff(off.String(), on.String()))
-	}
-	o, err := krmtest.Split(on.Bytes())
+	o, err := krmtest.Split(on)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,17 +114,23 @@ func TestCommentedItemNotElided(t *testing.T) {
 	if it, ok := elided(in, e, text); ok {
 		t.Fatalf("the item is elided:\n%s", it.Text)
 	}
-	var on, off bytes.Buffer
-	if _, err := ResourceList(bytes.NewReader(rl), &on); err != nil {
+	on, off := withAndWithoutElision(t, rl)
+	if !bytes.Equal(on, off) || !bytes.Contains(on, []byte("# setting 49\n")) {
+		t.Fatalf("the output differs from the output without elision:\n%s", krmtest.Diff(string(off), string(on)))
+	}
+}
+
+// withAndWithoutElision runs a ResourceList as it is set up, then with no
+// item elided, and returns both outputs.
+func withAndWithoutElision(t *testing.T, rl []byte) (on, off []byte) {
+	t.Helper()
+	var with, without bytes.Buffer
+	if _, err := ResourceList(bytes.NewReader(rl), &with); err != nil {
 		t.Fatal(err)
 	}
-	func() {
-		defer SetElideFrom(math.MaxInt)()
-		if _, err := ResourceList(bytes.NewReader(rl), &off); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	if !bytes.Equal(on.Bytes(), off.Bytes()) || !bytes.Contains(on.Bytes(), []byte("# setting 49\n")) {
-		t.Fatalf("the output differs from the output without elision:\n%s", krmtest.Diff(off.String(), on.String()))
+	defer SetElideFrom(math.MaxInt)()
+	if _, err := ResourceList(bytes.NewReader(rl), &without); err != nil {
+		t.Fatal(err)
 	}
+	return with.Bytes(), without.Bytes()
 }
