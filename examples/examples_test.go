@@ -521,3 +521,55 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestKptEvalKeepsVendorFiles runs the function with kpt fn eval --exec on
+// a package of vendors' published files in the shapes the streaming path
+// takes item by item (Istio's CRDs with descriptions quoted over several
+// lines and a `# Source:` line before each resource, Google's AlloyDB
+// sample with a `# [END …]` comment last, a ConfigMap whose block scalar
+// holds tabs) and a Pod it edits: every file the run does not change comes
+// out as kpt's own round trip writes it (kpt fn eval with cat), byte for
+// byte, and the edited ones keep their comments.
+func TestKptEvalKeepsVendorFiles(t *testing.T) {
+	kpt := kptTool(t)
+	files := map[string]string{
+		"crds.yaml":    readFile(t, filepath.Join("..", "internal", "driver", "testdata", "published", "istio-base", "input.yaml")),
+		"alloydb.yaml": readFile(t, filepath.Join("..", "internal", "driver", "testdata", "catalog", "alloydb-auth-proxy", "proxy_sidecar_deployment.yaml")),
+		"make.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: make\ndata:\n  Makefile: |\n    all:\n    \tgo build ./...\n",
+		"pod.yaml":     "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: app\n    image: shop/web:1\n  - name: linkerd-proxy\n    image: cr.l5d.io/linkerd/proxy:edge-24.1.1\n",
+		"sidecar-lifecycle.yaml": "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata:\n  name: mesh\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n" +
+			"spec:\n  sidecars:\n  - preset: linkerd\n",
+	}
+	dir := workDir(t, "kpt-vendor")
+	function, roundTrip := filepath.Join(dir, "function"), filepath.Join(dir, "round-trip")
+	for _, pkg := range []string{function, roundTrip} {
+		if err := os.MkdirAll(pkg, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, pkg, files)
+	}
+	mustRun(t, function, nil, kpt, "fn", "eval", "--exec", functionBinary(), "--fn-config", "sidecar-lifecycle.yaml", ".")
+	mustRun(t, roundTrip, nil, kpt, "fn", "eval", "--exec", "/bin/cat", ".")
+	got, want := readDir(t, function), readDir(t, roundTrip)
+	if !strings.Contains(got["pod.yaml"], "  - name: linkerd-proxy\n    image: cr.l5d.io/linkerd/proxy:edge-24.1.1\n    lifecycle:") {
+		t.Errorf("the Pod is not edited:\n%s", got["pod.yaml"])
+	}
+	// The sample's Deployment has no proxy: Linkerd injects it at
+	// admission, so the run annotates its pod template. Its comments stay
+	// but the licence header, which kpt drops from every file it writes
+	// anew (`kpt fn source` has no such line either).
+	sample := got["alloydb.yaml"]
+	for _, comment := range []string{"# [START alloydb_auth_proxy_gke_quickstart_deployment]\n", "      # Your application container goes here.\n", "# [END alloydb_auth_proxy_gke_quickstart_deployment]\n", "config.linkerd.io/proxy-await: enabled\n"} {
+		if !strings.Contains(sample, comment) {
+			t.Errorf("the sample lacks %q:\n%s", comment, sample)
+		}
+	}
+	for _, edited := range []string{"pod.yaml", "alloydb.yaml"} {
+		delete(got, edited)
+		delete(want, edited)
+	}
+	sameFiles(t, "kpt's round trip", want, "the function's output", got)
+	if !strings.Contains(got["make.yaml"], "\tgo build") {
+		t.Errorf("the tab is lost:\n%s", got["make.yaml"])
+	}
+}
