@@ -7,7 +7,6 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
 )
 
 // aliasGroup is what the streaming path's writer keeps of the items of a
@@ -38,9 +37,5 @@ func (g *aliasGroup) keep(in *stream.Input, i int, input, node *yaml.RNode, text
 	if g.out[k] == node {
 		return text, nil
 	}
-	out, err := yamltext.ItemText(g.out[k])
-	if err != nil {
-		return nil, err
-	}
-	return footBreak(g.out[k], out), nil
+	return entryText(g.out[k])
 }

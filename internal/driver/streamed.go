@@ -334,20 +334,20 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err = yamltext.ItemText(item)
-	return footBreak(item, text), err
+	return entryText(item)
 }
 
-// footBreak is an item's text with the blank line the writer puts after
-// an entry that holds a comment of its own at its end (a flow mapping
-// followed by comments: the parser attaches them to the entry) when
-// anything follows it: another entry, or the results every list ends
-// with.
-func footBreak(item *yaml.RNode, text []byte) []byte {
-	if item.YNode().FootComment == "" || len(text) == 0 {
-		return text
+// entryText is an item's text as the list's entry (yamltext.ItemText),
+// with the blank line the writer puts after an entry that holds a comment
+// of its own at its end (a flow mapping followed by comments: the parser
+// attaches them to the entry) when anything follows it: another entry, or
+// the results every list ends with.
+func entryText(item *yaml.RNode) ([]byte, error) {
+	text, err := yamltext.ItemText(item)
+	if err != nil || item.YNode().FootComment == "" || len(text) == 0 {
+		return text, err
 	}
-	return append(text, '\n')
+	return append(text, '\n'), nil
 }
 
 // resultsText is the results' entries as the list writes them, or nothing
@@ -391,7 +391,6 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{edit: ed, text: text, results: results}, err
 	}
 	enc, err := encode(ed)
-	enc.text = footBreak(ed.Written().Node, enc.text)
 	if in.Layout.Joined(i) {
 		enc.input = item
 	}
@@ -415,7 +414,7 @@ func encode(ed engine.Edit) (encoded, error) {
 	if out.results, err = resultsText(w.Results); err != nil {
 		return encoded{}, err
 	}
-	if out.text, err = yamltext.ItemText(w.Node); err != nil {
+	if out.text, err = entryText(w.Node); err != nil {
 		return encoded{}, fmt.Errorf("encoding an item: %w", err)
 	}
 	return out, nil
