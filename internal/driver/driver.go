@@ -70,6 +70,10 @@ type Options struct {
 	// Infos keeps the info results in Report.Problems too, in their
 	// order: a report (SARIF, JUnit, JSON) lists them; stderr does not.
 	Infos bool
+	// Watch, when set, is handed each engine the run starts (a pass may
+	// start again with a new one), before its first item: --explain
+	// observes the run through it (engine.Engine.Observe).
+	Watch func(*engine.Engine)
 }
 
 // kept are the results a Report keeps: the warnings and errors, and with
@@ -82,10 +86,14 @@ func (o Options) kept(results fn.Results) fn.Results {
 }
 
 // start readies a run's engine for the options: a report lists a shared
-// warning for each of its workloads (Engine.KeepSharedEach).
+// warning for each of its workloads (Engine.KeepSharedEach); a watcher
+// is handed it.
 func (o Options) start(e *engine.Engine) *engine.Engine {
 	if o.Infos {
 		e.KeepSharedEach()
+	}
+	if o.Watch != nil {
+		o.Watch(e)
 	}
 	return e
 }

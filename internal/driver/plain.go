@@ -233,7 +233,7 @@ func document(docs *stream.Documents, e *engine.Engine, i int) (plainDocument, e
 			}
 		}
 	}
-	if w := ed.Written(); w.Changed {
+	if w := ed.Written; w.Changed {
 		body, err := encodeDocument(d.doc, w.Node, d.body)
 		if err != nil {
 			return plainDocument{}, &stream.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}

@@ -272,7 +272,7 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 		return err
 	}
 	var err error
-	if prepared := enc.edit.Written(); prepared.Node != w.Node || len(prepared.Results) != len(w.Results) {
+	if prepared := enc.edit.Written; prepared.Node != w.Node || len(prepared.Results) != len(w.Results) {
 		if enc.text, err = asItCame(in, e, i); err != nil {
 			return err
 		}
@@ -386,7 +386,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
 	}
 	ed := e.Edit(item)
-	if w := ed.Written(); !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(text) {
+	if w := ed.Written; !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(text) {
 		results, err := resultsText(w.Results)
 		return encoded{edit: ed, text: text, results: results}, err
 	}
@@ -408,7 +408,7 @@ func asWritten(text []byte) bool {
 // encode encodes what the engine writes for an edit: the item's text and
 // its results' entries.
 func encode(ed engine.Edit) (encoded, error) {
-	w := ed.Written()
+	w := ed.Written
 	out := encoded{edit: ed}
 	var err error
 	if out.results, err = resultsText(w.Results); err != nil {

@@ -31,10 +31,5 @@ func (e *Engine) MayBeSidecar(name, image string) bool {
 	if e.cfgErr != nil {
 		return true
 	}
-	entries := e.t.sidecarEntries()
-	if entries.names[name] {
-		return true
-	}
-	byName, byImage := entries.index.Recognising(name, image)
-	return len(byName)+len(byImage) > 0
+	return e.t.editor.MayBeSidecar(name, image)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -9,11 +10,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/item"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/kubelet"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -58,8 +59,8 @@ type Engine struct {
 	// cfgErr is set when the functionConfig does not load: every item is
 	// written as it came, and Close returns the config's errors.
 	cfgErr error
-	// namespaces are the Namespaces of the input, by name.
-	namespaces namespaces
+	// facts are the input's Namespaces and Nodes, as items read them.
+	facts item.Facts
 	// kubelets are what the input's Nodes say of their kubelets.
 	kubelets kubelets
 	// settled is done once the notes are taken (see Settle).
@@ -76,6 +77,8 @@ type Engine struct {
 	shown  bool
 	// checked are the workloads counted, in input order.
 	checked []Checked
+	// observe, when set, is told of every item counted.
+	observe func(Edit)
 }
 
 // errFirstFailure is returned by Add, with what to write, for the run's
@@ -105,7 +108,7 @@ func StartAs(cfgNode *yaml.RNode, action config.Action) *Engine {
 
 // Start returns the Engine of one run with the Transformer's config.
 func (t *Transformer) Start() *Engine {
-	return &Engine{t: t, namespaces: namespaces{}}
+	return &Engine{t: t, facts: item.Facts{Namespaces: item.Namespaces{}}}
 }
 
 // ConfigErr is the error of a functionConfig that did not load, or nil.
@@ -118,11 +121,11 @@ func (e *Engine) action() config.Action { return e.t.Config.Spec.Action }
 // item: a Namespace's labels and annotations (its skip annotation), a
 // Node's kubelet version. Every item that may be or hold a Namespace or a
 // Node must be noted before Settle; any other item is ignored.
-func (e *Engine) Note(item *yaml.RNode) {
+func (e *Engine) Note(node *yaml.RNode) {
 	if e.cfgErr != nil {
 		return
 	}
-	if entries, ok := list.Items(item); ok {
+	if entries, ok := list.Items(node); ok {
 		for _, n := range entries {
 			if n.Kind == yaml.MappingNode {
 				e.note(yaml.NewRNode(n))
@@ -130,15 +133,15 @@ func (e *Engine) Note(item *yaml.RNode) {
 		}
 		return
 	}
-	e.note(item)
+	e.note(node)
 }
 
-func (e *Engine) note(item *yaml.RNode) {
+func (e *Engine) note(node *yaml.RNode) {
 	switch {
-	case isNamespace(item):
-		e.namespaces[item.GetName()] = preset.Meta{Labels: item.GetLabels(), Annotations: item.GetAnnotations()}
-	case kubelet.IsNode(item):
-		e.kubelets.note(item)
+	case item.IsNamespace(node):
+		e.facts.Namespaces[node.GetName()] = preset.Meta{Labels: node.GetLabels(), Annotations: node.GetAnnotations()}
+	case kubelet.IsNode(node):
+		e.kubelets.note(node)
 	}
 }
 
@@ -147,57 +150,10 @@ func (e *Engine) note(item *yaml.RNode) {
 // called after the last Note and before the first Edit; Edit calls it if
 // the driver did not.
 func (e *Engine) Settle() {
-	e.settled.Do(e.followOldest)
-}
-
-// Edit is one item as the function edits it with action mutate, and what
-// the run writes for it.
-type Edit struct {
-	input   *yaml.RNode
-	result  itemResult
-	fact    budget.Fact
-	written Written
-	// inFailedRun: the edit was made once the run knew an item fails.
-	inFailedRun bool
-	// member is what the owner notes keep of a workload; nil for any
-	// other item.
-	member *member
-	// list is set for a List, whose entries are edited as items: entries
-	// holds their edits, and result the List's own errors.
-	list    bool
-	entries []Edit
-	// workload reports that the item is a workload: it has a pod spec.
-	workload bool
-}
-
-// Failed reports whether the item failed: for a List, the List or any of
-// its entries.
-func (ed Edit) Failed() bool { return ed.result.outcome == outcomeFailed }
-
-// Node is the item as action mutate writes it when no other item fails:
-// edited, or the input item when nothing changed or it failed.
-func (ed Edit) Node() *yaml.RNode { return ed.result.Node }
-
-// Fact is what the termination budget keeps of the item as Node has it;
-// for a failed workload, of the item as it came; for a List, nothing (its
-// entries' facts are theirs: see Entries).
-func (ed Edit) Fact() budget.Fact { return ed.fact }
-
-// Written is what the run writes for the item, as far as the run knew
-// whether an item fails when the edit was made; Add returns it.
-func (ed Edit) Written() Written { return ed.written }
-
-// Errors are the item's errors, one line each; a List's own, not its
-// entries'.
-func (ed Edit) Errors() []string { return ed.result.Log.Errors.Strings() }
-
-// Entries are the edits of a List's entries, in order, or the edit itself
-// for any other item.
-func (ed Edit) Entries() []Edit {
-	if ed.list {
-		return ed.entries
-	}
-	return []Edit{ed}
+	e.settled.Do(func() {
+		e.followOldest()
+		e.facts.Kubelets = e.kubelets.nodes
+	})
 }
 
 // Edit edits one item and prepares what to write for it. It never changes
@@ -205,83 +161,45 @@ func (ed Edit) Entries() []Edit {
 // Namespace and Node has been noted and the notes settled (see Settle).
 // A List's entries are edited as items (see editList); a workload a
 // controller owns is left to it (see member).
-func (e *Engine) Edit(item *yaml.RNode) Edit {
+func (e *Engine) Edit(node *yaml.RNode) Edit {
 	e.Settle()
 	if e.cfgErr != nil {
-		return Edit{input: item, result: itemResult{Node: item}, written: Written{Node: item}}
+		return Edit{Input: node, Result: item.Result{Node: node}, Written: Written{Node: node}}
 	}
-	if entries, ok := list.Items(item); ok {
-		return e.editList(item, entries)
-	}
-	ed := e.editItem(item)
+	ed := e.t.editor.Edit(node, &e.facts)
 	e.write(&ed)
 	return ed
-}
-
-// editItem edits one item that is not a List; what to write is not set.
-func (e *Engine) editItem(item *yaml.RNode) Edit {
-	w, _ := workload.Find(item, e.t.Config.Spec.PodSpecPaths)
-	m := e.t.member(item, w)
-	if m != nil && m.left {
-		r := itemResult{Node: item}
-		// Not checked, but read: a duplicate key is an error wherever it is.
-		if _, _, err := e.t.prepare(item, w); err != nil {
-			r.outcome = outcomeFailed
-			r.Log.FailWith(err)
-		}
-		return Edit{input: item, result: r, member: m, workload: w != nil}
-	}
-	r := e.t.item(item, w, e.namespaces)
-	e.checkKubelets(item, w, &r)
-	if r.fact != nil {
-		return Edit{input: item, result: r, fact: *r.fact, member: m, workload: w != nil}
-	}
-	factOf := r.outcome
-	if factOf == outcomeFailed {
-		factOf = outcomeUntouched
-	}
-	return Edit{input: item, result: r, fact: e.t.fact(r.Node, factOf, r.sidecars), member: m, workload: w != nil}
 }
 
 // write sets what the run writes for the edit, as far as the run knows
 // whether an item fails.
 func (e *Engine) write(ed *Edit) {
-	ed.inFailedRun = e.failed.Load()
+	ed.InFailedRun = e.failed.Load()
 	if e.cfgErr != nil {
 		return
 	}
 	action := e.action()
-	r := ed.result
-	if ed.inFailedRun && action == config.ActionMutate && !ed.Failed() {
+	r := ed.Result
+	if ed.InFailedRun && action == config.ActionMutate && !ed.Failed() {
 		r.Log.Changes = nil // nothing was changed
 	}
-	ed.written = Written{Node: r.Node, Results: append(e.writeEntries(ed), itemResults(ed.input, r, action)...)}
-	ed.written.Changed = len(r.Log.Changes) > 0
-	for _, entry := range ed.entries {
-		ed.written.Changed = ed.written.Changed || entry.written.Changed
+	ed.Written = Written{Node: r.Node, Results: append(e.writeEntries(ed), r.Results(ed.Input, action)...)}
+	ed.Written.Changed = len(r.Log.Changes) > 0
+	for _, entry := range ed.Entries {
+		ed.Written.Changed = ed.Written.Changed || entry.Written.Changed
 	}
-	if ed.inFailedRun || ed.Failed() || action == config.ActionValidate {
-		ed.written.Node, ed.written.Changed = ed.input, false
+	if ed.InFailedRun || ed.Failed() || action == config.ActionValidate {
+		ed.Written.Node, ed.Written.Changed = ed.Input, false
 	}
 }
 
+// Edit is one item as the function edits it (see item.Edit), with what
+// the run writes for it.
+type Edit = item.Edit
+
 // Written is what Add returns for one item: the node to write and the
 // item's results.
-type Written struct {
-	// Node is the item to write: the edited item, or the input item when
-	// nothing changed, the action is validate or the run fails. An item
-	// nothing changed may still be a copy whose comments are placed to
-	// read back where they were (see yamlshape.Stable).
-	Node *yaml.RNode
-	// Changed reports whether an edit changed the item (for a List, one
-	// of its entries): only then does Node hold other data than the input
-	// item. A driver that holds the item's input text writes that text
-	// when Changed is false.
-	Changed bool
-	// Results are the item's results: an info result listing the changes
-	// (an error with action validate), its warnings and its errors.
-	Results fn.Results
-}
+type Written = item.Written
 
 // Add takes the next item's edit, in input order, counts it and returns
 // what to write, as the run now knows whether an item fails. For the run's
@@ -292,39 +210,42 @@ func (e *Engine) Add(ed Edit) (Written, error) {
 		e.failed.Store(true)
 		err = errFirstFailure
 	}
-	if ed.inFailedRun != e.failed.Load() {
+	if ed.InFailedRun != e.failed.Load() {
 		e.write(&ed)
 	}
-	e.shown = e.shown || shownByOrchestrator(ed.input)
+	e.shown = e.shown || shownByOrchestrator(ed.Input)
 	if e.cfgErr != nil {
-		return ed.written, err
+		return ed.Written, err
 	}
-	if !ed.list {
+	if !ed.List {
 		e.count(ed)
-		return ed.written, err
+		return ed.Written, err
 	}
-	for _, entry := range ed.entries {
+	for _, entry := range ed.Entries {
 		e.count(entry)
 	}
-	if ed.result.Log.Failed() {
-		e.summary.add(outcomeFailed) // the List itself
+	if ed.Result.Log.Failed() {
+		e.summary.add(item.OutcomeFailed) // the List itself
 	}
-	return ed.written, err
+	return ed.Written, err
 }
 
 // count counts an item that is not a List: in the summary, the budget and
 // the owner notes.
 func (e *Engine) count(ed Edit) {
 	if !ed.Failed() {
-		e.budget.Add(ed.fact)
+		e.budget.Add(ed.Fact)
 	}
-	e.summary.addItem(ed.result)
-	e.owners.add(ed.member)
-	e.shared.add(ed.input, ed.result.Log)
-	if ed.workload {
-		resRef, file := ref(ed.input)
-		left := ed.member != nil && ed.member.left
-		e.checked = append(e.checked, Checked{Ref: resRef, File: file, Skipped: left || ed.result.outcome == outcomeSkipped})
+	if e.observe != nil {
+		e.observe(ed)
+	}
+	e.summary.addItem(ed.Result)
+	e.owners.add(ed.Member)
+	e.shared.add(ed.Input, ed.Result.Log)
+	if ed.Workload {
+		resRef, file := item.Ref(ed.Input)
+		left := ed.Member != nil && ed.Member.Left
+		e.checked = append(e.checked, Checked{Ref: resRef, File: file, Skipped: left || ed.Result.Outcome == item.OutcomeSkipped})
 	}
 }
 
@@ -398,39 +319,65 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 	return t.Start().Transform(items)
 }
 
-// Transform runs the Engine over items held in memory: Note, Settle, Edit
-// and Add for each item, then Close. See Transformer.Transform. Items held
-// together may share anchors: an alias in one item whose anchor was in an
-// item the run expanded is replaced by what it referred to (see
-// yamlshape.KeepAliases), and an item where that fails fails.
+// Transform is Run over items held in memory. Items held together may
+// share anchors: an alias in one item whose anchor was in an item the run
+// expanded is replaced by what it referred to (see yamlshape.Aliases), and
+// an item where that fails fails.
 func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
-	for _, item := range items {
-		e.Note(item)
-	}
-	e.Settle()
-	edits := make([]Edit, len(items))
-	nodes := make([]*yaml.RNode, len(items))
-	for i, item := range items {
-		edits[i] = e.Edit(item)
-		nodes[i] = edits[i].Node()
-	}
-	if i, err := yamlshape.KeepAliases(items, nodes); err != nil {
-		edits[i].result.outcome = outcomeFailed
-		edits[i].result.Log.FailWith(err)
-	}
-	for i := range edits {
-		edits[i].result.Node = nodes[i]
-		if edits[i].Failed() {
-			e.failed.Store(true)
-		}
-	}
 	out := make([]*yaml.RNode, len(items))
-	var results fn.Results
-	for i := range edits {
-		e.write(&edits[i]) // with the node KeepAliases gave; the run knows whether an item fails
-		w, _ := e.Add(edits[i])
-		out[i] = w.Node
-		results = append(results, w.Results...)
+	results := make([]fn.Results, len(items))
+	marked := make([]int, len(items))
+	for i := range marked {
+		marked[i] = i
 	}
-	return out, append(results, e.Close()...)
+	var aliases yamlshape.Aliases
+	closing, _ := Run(e, Pass[struct{}]{
+		Len: len(items), Marked: marked,
+		ParseMarked: func(i int) (*yaml.RNode, error) { return items[i], nil },
+		Prepare: func(i int) (struct{}, *Edit, error) {
+			ed := e.Edit(items[i])
+			return struct{}{}, &ed, nil
+		},
+		Check: func(i int, ed *Edit) bool {
+			node, err := aliases.Keep(items[i], ed.Result.Node)
+			if err != nil {
+				ed.Result.Outcome = item.OutcomeFailed
+				ed.Result.Log.FailWith(err)
+				return true
+			}
+			changed := node != ed.Result.Node
+			ed.Result.Node = node
+			return changed
+		},
+		Write: func(i int, _ struct{}, w *Written) error {
+			out[i], results[i] = w.Node, w.Results
+			return nil
+		},
+		Failed: func(k int) error {
+			for i := range k {
+				out[i], results[i] = items[i], report.Problems(results[i])
+			}
+			return nil
+		},
+	})
+	return out, append(slices.Concat(results...), closing...)
 }
+
+// Observe has f told of every item the run counts, in input order (a
+// List's entries one by one): --explain watches a run this way.
+func (e *Engine) Observe(f func(Edit)) { e.observe = f }
+
+// Config is the run's config, nil when it did not load.
+func (e *Engine) Config() *config.SidecarLifecycle {
+	if e.cfgErr != nil {
+		return nil
+	}
+	return e.t.Config
+}
+
+// ReadPod reads the pod of an edit's workload as the termination budget
+// sees it (see item.Editor.ReadPod).
+func (e *Engine) ReadPod(ed Edit) (budget.Pod, bool) { return e.t.editor.ReadPod(ed) }
+
+// Routes are the load balancers' routes to the workloads the run counted.
+func (e *Engine) Routes() []budget.Routed { return e.budget.Routes() }

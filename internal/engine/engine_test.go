@@ -154,7 +154,7 @@ func TestWrittenChanged(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := krmtest.Config(t, "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: c}\nspec: {action: "+c.action+"}\n")
 			item := krmtest.Parse(t, c.doc)
-			w := engine.New(cfg).Start().Edit(item).Written()
+			w := engine.New(cfg).Start().Edit(item).Written
 			if w.Changed != c.changed || (w.Node != item) != c.copied {
 				t.Errorf("Changed %v, a copy %v; want %v, %v", w.Changed, w.Node != item, c.changed, c.copied)
 			}

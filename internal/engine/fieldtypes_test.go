@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/item"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 )
 
@@ -132,7 +133,7 @@ func TestSkipFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := New(krmtest.Config(t, cfg)).edit1(items[0]); r.outcome != outcomeOrdered {
-		t.Errorf("outcome %v, errors %q; want ordered", r.outcome, r.Log.Errors)
+	if r := New(krmtest.Config(t, cfg)).Start().Edit(items[0]).Result; r.Outcome != item.OutcomeOrdered {
+		t.Errorf("outcome %v, errors %q; want ordered", r.Outcome, r.Log.Errors)
 	}
 }

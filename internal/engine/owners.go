@@ -5,68 +5,36 @@ import (
 	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/item"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/owner"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
-// member is what the owner notes keep of a workload: its name, its file
-// and its controller.
-type member struct {
-	self owner.Ref
-	file *fn.File
-	// controller is the workload's controller (see owner.Controller), or nil.
-	controller *owner.Ref
-	// left is set when the run leaves the workload to its controller: a
-	// selected workload with a controller is neither edited nor reported
-	// on its own. The API server refuses the edit (a Pod's containers and
-	// a Job's template cannot change) or the controller undoes it (a
-	// Deployment rewrites its ReplicaSets); the fix goes in the controller,
-	// which is checked as any workload.
-	left bool
-}
-
-// member is the member of the item's workload w, or nil for an item that
-// is not a workload (w nil).
-func (t *Transformer) member(item *yaml.RNode, w *workload.Workload) *member {
-	if w == nil {
-		return nil
-	}
-	meta, _ := item.GetMeta()
-	m := &member{self: owner.Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}}
-	if c, ok := owner.Controller(item); ok {
-		m.controller = &c
-		m.left = workload.Selected(w, t.Config.Spec.Targets)
-	}
-	_, m.file = refOf(meta)
-	return m
-}
-
 // owners gathers, in the order Add counts them, the workloads of the input
 // and those left to their controllers, and closes with one note per
 // controller. It keeps names, never the items.
 type owners struct {
 	// present are the workloads of the input, by owner.Ref.Key.
-	present map[string]*member
+	present map[string]*item.Member
 	// left are the workloads left to their controllers, in input order.
-	left []*member
+	left []*item.Member
 }
 
 // add keeps a workload's member; nil is ignored.
-func (o *owners) add(m *member) {
+func (o *owners) add(m *item.Member) {
 	if m == nil {
 		return
 	}
 	if o.present == nil {
-		o.present = map[string]*member{}
+		o.present = map[string]*item.Member{}
 	}
-	if _, seen := o.present[m.self.Key()]; !seen {
-		o.present[m.self.Key()] = m
+	if _, seen := o.present[m.Self.Key()]; !seen {
+		o.present[m.Self.Key()] = m
 	}
-	if m.left {
+	if m.Left {
 		o.left = append(o.left, m)
 	}
 }
@@ -79,16 +47,16 @@ const maxOwnerDepth = 8
 // top is where the fix for a workload left to controller c goes: the
 // first controller up the chain that is in the input with no controller
 // of its own, or the first that is not in the input (found is false).
-func (o *owners) top(c owner.Ref) (ref owner.Ref, at *member, found bool) {
+func (o *owners) top(c owner.Ref) (ref owner.Ref, at *item.Member, found bool) {
 	for range maxOwnerDepth {
 		m := o.present[c.Key()]
 		if m == nil {
 			return c, nil, false
 		}
-		if m.controller == nil || !m.left {
+		if m.Controller == nil || !m.Left {
 			return c, m, true
 		}
-		c = *m.controller
+		c = *m.Controller
 	}
 	return c, o.present[c.Key()], o.present[c.Key()] != nil
 }
@@ -96,9 +64,9 @@ func (o *owners) top(c owner.Ref) (ref owner.Ref, at *member, found bool) {
 // note is the closing note of one controller: the workloads left to it.
 type note struct {
 	top   owner.Ref
-	at    *member
+	at    *item.Member
 	found bool
-	first *member
+	first *item.Member
 	count int
 }
 
@@ -112,7 +80,7 @@ func (o *owners) results(extra []config.PodSpecPath) fn.Results {
 	var notes []*note
 	byTop := map[string]*note{}
 	for _, m := range o.left {
-		top, at, found := o.top(*m.controller)
+		top, at, found := o.top(*m.Controller)
 		n := byTop[top.Key()]
 		if n == nil {
 			n = &note{top: top, at: at, found: found, first: m}
@@ -131,7 +99,7 @@ func (o *owners) results(extra []config.PodSpecPath) fn.Results {
 // result is the note's result. It names the controller in its message and
 // has no resourceRef: an info result with one says what changed.
 func (n *note) result(extra []config.PodSpecPath) *fn.Result {
-	what, which, own, those := n.first.self.String(), "which is", "its", "it is"
+	what, which, own, those := n.first.Self.String(), "which is", "its", "it is"
 	if n.count > 1 {
 		what += " and " + plural(n.count-1, "more object")
 		which, own, those = "which are", "their", "they are"
@@ -139,14 +107,14 @@ func (n *note) result(extra []config.PodSpecPath) *fn.Result {
 	left := fmt.Sprintf("%s not edited or checked on %s own (the API server refuses edits to a Pod's containers or a Job's template, and a controller rewrites what it owns)", which, own)
 	switch {
 	case n.found:
-		return controlled(fn.Info, n.at.file,
+		return controlled(fn.Info, n.at.File,
 			"%s controls %s in the input, %s: the fix goes in %s, which is checked itself", n.top, what, left, n.top)
 	case workload.IsKind(n.top.APIVersion, n.top.Kind, extra):
-		return controlled(fn.Warning, n.first.file,
+		return controlled(fn.Warning, n.first.File,
 			"%s controls %s in the input but is not in it, so %s not checked: a controller's objects are checked through it; add it to the input (kubectl get %ss)",
 			n.top, what, those, strings.ToLower(n.top.Kind))
 	}
-	return controlled(fn.Info, n.first.file,
+	return controlled(fn.Info, n.first.File,
 		"%s controls %s in the input, %s, and %s is not a kind of workload the function checks: the fix goes wherever %s takes %s pod spec from",
 		n.top, what, left, report.Name(n.top.Kind), n.top, own)
 }

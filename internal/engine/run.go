@@ -9,9 +9,10 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/parallel"
 )
 
-// Pass is a driver's part of a run over items it holds outside the
-// engine (the streamed ResourceList, the plain stream): how to read,
-// prepare and write item i. Run owns the rest: the pre-pass over
+// Pass is a driver's part of a run: how to read, prepare and write item
+// i. Every path is a Pass: the streamed ResourceList, the plain stream,
+// and items held in memory (Transform: the whole list, Filter, the
+// kustomize adapter, --explain through the drivers). Run owns the rest: the pre-pass over
 // Namespaces and Nodes, the order, the parallelism, what a failed item
 // means for the items before it, and the closing results.
 type Pass[T any] struct {
@@ -27,6 +28,10 @@ type Pass[T any] struct {
 	// without reading it (ed nil), edits it with Engine.Edit and prepares
 	// its output. It runs on any goroutine and changes nothing shared.
 	Prepare func(i int) (v T, ed *Edit, err error)
+	// Check, when set, is given each edit in input order before the run
+	// counts it, and reports whether it changed the edit: the whole list
+	// keeps its aliases there (see yamlshape.Aliases).
+	Check func(i int, ed *Edit) bool
 	// Write writes item i, in input order: v as Prepare made it, with
 	// what the run writes for the item (nil when ed was nil). The run may
 	// have learnt of a failed item since Prepare: w is then the item as it
@@ -59,6 +64,9 @@ func Run[T any](e *Engine, p Pass[T]) (fn.Results, error) {
 	}, func(i int, x prepared) error {
 		if x.ed == nil {
 			return p.Write(i, x.v, nil)
+		}
+		if p.Check != nil && p.Check(i, x.ed) {
+			e.write(x.ed)
 		}
 		w, err := e.Add(*x.ed)
 		if errors.Is(err, errFirstFailure) {

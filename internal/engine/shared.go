@@ -9,6 +9,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/item"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
@@ -51,7 +52,7 @@ type sharedAt struct {
 
 // add notes the shared warnings of one workload's log; a warning said
 // twice of it counts once.
-func (s *shared) add(item *yaml.RNode, log report.Log) {
+func (s *shared) add(node *yaml.RNode, log report.Log) {
 	warnings := log.Shared.Strings()
 	if len(warnings) == 0 {
 		return
@@ -59,9 +60,9 @@ func (s *shared) add(item *yaml.RNode, log report.Log) {
 	if s.found == nil {
 		s.found = map[string]*sharedFinding{}
 	}
-	meta, _ := item.GetMeta()
+	meta, _ := node.GetMeta()
 	name := report.Resource(meta.Kind, meta.Namespace, meta.Name)
-	resRef, file := refOf(meta)
+	resRef, file := item.RefOf(meta)
 	for i, w := range warnings {
 		if slices.Contains(warnings[:i], w) {
 			continue

@@ -5,6 +5,8 @@
 package explain
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -13,7 +15,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // Format is how the explanation is written.
@@ -50,88 +52,71 @@ type Workload struct {
 	CannotStart []string
 }
 
-// Explain reads a ResourceList and returns the explanation of every
-// workload the function handles, in input order.
+// Explain runs the function on a ResourceList, with its output set
+// aside, and returns the explanation of every workload the run counts,
+// in input order.
 func Explain(in []byte) ([]Workload, error) {
-	doc, err := driver.ParseResourceList(in)
-	if err != nil {
-		return nil, err
-	}
-	var cfgNode *yaml.RNode
-	if fc := doc.Field("functionConfig"); fc != nil && !fc.Value.IsNil() {
-		cfgNode = fc.Value
-	}
-	cfg, err := config.Load(cfgNode)
-	if err != nil {
-		return nil, fmt.Errorf("functionConfig: %w", err)
-	}
-	var items []*yaml.RNode
-	if f := doc.Field("items"); f != nil && !f.Value.IsNil() {
-		for _, n := range f.Value.YNode().Content {
-			items = append(items, yaml.NewRNode(n))
-		}
-	}
-	return explain(cfg, items), nil
+	var w watch
+	_, err := driver.ResourceListWith(bytes.NewReader(in), io.Discard, driver.Options{Watch: w.start})
+	return w.explain("functionConfig", err)
 }
 
-// Plain reads a plain multi-document YAML stream as the function reads it
-// with --config, and returns the explanation of every workload the
-// function handles, in input order. cfgNode is the config: a
+// Plain is Explain for a plain multi-document YAML stream, read as the
+// function reads it with --config; cfgNode is the config: a
 // SidecarLifecycle or a ConfigMap node, nil for the defaults.
 func Plain(cfgNode *yaml.RNode, r io.Reader) ([]Workload, error) {
-	cfg, err := config.Load(cfgNode)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	items, err := driver.PlainItems(r)
-	if err != nil {
-		return nil, err
-	}
-	return explain(cfg, items), nil
+	var w watch
+	_, err := driver.PlainStreamWith(cfgNode, r, io.Discard, driver.Options{Watch: w.start})
+	return w.explain("config", err)
 }
 
-// explain explains the items with the config: each workload as the
-// function writes it with action mutate, whatever another item does.
-func explain(cfg *config.SidecarLifecycle, items []*yaml.RNode) []Workload {
-	e := engine.New(cfg).Start()
-	for _, item := range items {
-		e.Note(item)
-	}
-	e.Settle()
-	var lb budget.Collector
-	type written struct {
-		edit   engine.Edit
-		fact   *budget.Workload
-		errors []string
-	}
-	var workloads []written
-	for _, item := range items {
-		// As action mutate writes it, whatever another item does; a List's
-		// entries one by one.
-		for _, ed := range e.Edit(item).Entries() {
-			f := ed.Fact()
-			lb.Add(f)
-			if f.Workload != nil {
-				workloads = append(workloads, written{edit: ed, fact: f.Workload, errors: ed.Errors()})
-			}
+// watch observes a run: the edits of the workloads its last engine counts
+// (a pass that starts again starts a new engine).
+type watch struct {
+	e     *engine.Engine
+	edits []engine.Edit
+}
+
+func (w *watch) start(e *engine.Engine) {
+	w.e, w.edits = e, nil
+	e.Observe(func(ed engine.Edit) {
+		if ed.Fact.Workload != nil {
+			w.edits = append(w.edits, ed)
 		}
+	})
+}
+
+// explain explains each workload the run counted, as action mutate writes
+// it whatever another item does; err is the run's error: an error result
+// is the explanation's to show, any other error (the input, the config) is
+// the explanation's error.
+func (w *watch) explain(what string, err error) ([]Workload, error) {
+	var results *report.ResultsError
+	switch {
+	case w.e != nil && w.e.ConfigErr() != nil:
+		return nil, fmt.Errorf("%s: %w", what, w.e.ConfigErr())
+	case err != nil && !errors.As(err, &results):
+		return nil, err
+	case w.e == nil:
+		return nil, nil
 	}
+	cfg := w.e.Config()
 	routes := map[*budget.Workload][]budget.Route{}
-	for _, r := range lb.Routes() {
+	for _, r := range w.e.Routes() {
 		routes[r.Workload] = append(routes[r.Workload], r.Route)
 	}
-	out := make([]Workload, 0, len(workloads))
-	for _, w := range workloads {
-		pod, ok := e.ReadPod(w.edit)
+	out := make([]Workload, 0, len(w.edits))
+	for _, ed := range w.edits {
+		pod, ok := w.e.ReadPod(ed)
 		if !ok {
 			continue
 		}
-		node := w.edit.Node()
-		pod.Injected = injected(cfg, node, w.edit.Injected())
-		out = append(out, Workload{Timeline: budget.NewTimeline(w.fact.String(), pod, routes[w.fact]), Notes: nameNotes(node, pod), Errors: w.errors,
+		node := ed.Node()
+		pod.Injected = injected(cfg, node, ed.Injected())
+		out = append(out, Workload{Timeline: budget.NewTimeline(ed.Fact.Workload.String(), pod, routes[ed.Fact.Workload]), Notes: nameNotes(node, pod), Errors: ed.Errors(),
 			CannotStart: cannotStart(cfg, node, pod)})
 	}
-	return out
+	return out, nil
 }
 
 // Run reads a ResourceList from r and writes the explanation to w.

@@ -97,3 +97,17 @@ func (ns Nodes) Names() string {
 	}
 	return strings.Join(names, "")
 }
+
+// Count is "1 Node" or "n Nodes".
+func (ns Nodes) Count() string {
+	if len(ns) == 1 {
+		return "1 Node"
+	}
+	return fmt.Sprintf("%d Nodes", len(ns))
+}
+
+// OldestMinor is the minor of the oldest kubelet; ns must not be empty.
+func (ns Nodes) OldestMinor() int {
+	n, _ := ns.Oldest()
+	return n.Minor
+}

@@ -18,57 +18,84 @@ type definition struct{ item, ordinal int }
 // out is updated in place. On an error, index is the item that could not
 // be expanded.
 func KeepAliases(in, out []*yaml.RNode) (index int, err error) {
-	if !anyExpanded(in, out) {
-		return 0, nil
-	}
-	inDefs, outDefs := map[string]definition{}, map[string]definition{}
+	var a Aliases
 	for i := range out {
-		stale := map[*yaml.Node]bool{}
-		ordinal := 0
-		if !anchored(out[i].YNode()) {
-			visit(in[i].YNode(), func(n *yaml.Node) {
-				if n.Anchor != "" {
-					inDefs[n.Anchor] = definition{i, ordinal}
-					ordinal++
-				}
-			})
-			continue
-		}
-		visit(out[i].YNode(), func(n *yaml.Node) {
-			switch {
-			case n.Kind == yaml.AliasNode:
-				d, ok := inDefs[n.Value]
-				if od, written := outDefs[n.Value]; !ok || !written || od != d {
-					stale[n] = true
-				}
-			case n.Anchor != "":
-				inDefs[n.Anchor] = definition{i, ordinal}
-				outDefs[n.Anchor] = definition{i, ordinal}
-				ordinal++
-			}
-		})
-		if len(stale) == 0 {
-			continue
-		}
-		c, err := replaceAliases(out[i].YNode(), stale)
+		o, err := a.Keep(in[i], out[i])
 		if err != nil {
 			return i, err
 		}
-		out[i] = yaml.NewRNode(c)
+		out[i] = o
 	}
 	return 0, nil
 }
 
-// anyExpanded reports whether an item with anchors is written otherwise
-// than it came: expanded, or a List with an entry expanded and anchors
-// left in others. Only then can an alias of another item go stale.
-func anyExpanded(in, out []*yaml.RNode) bool {
-	for i := range out {
-		if out[i] != in[i] && anchored(in[i].YNode()) {
-			return true
+// Aliases is KeepAliases one item at a time, in input order: Keep takes
+// an item's input and output and returns the output to write. Until an
+// item with anchors is written otherwise than it came, nothing is walked.
+type Aliases struct {
+	// seen are the items before the first such item, kept to read their
+	// anchors then.
+	seen            [][2]*yaml.RNode
+	expanded        bool
+	inDefs, outDefs map[string]definition
+	n               int
+}
+
+// Keep returns the item to write for the next item (see KeepAliases).
+func (a *Aliases) Keep(in, out *yaml.RNode) (*yaml.RNode, error) {
+	if !a.expanded {
+		if out == in || !anchored(in.YNode()) {
+			a.seen = append(a.seen, [2]*yaml.RNode{in, out})
+			a.n++
+			return out, nil
 		}
+		a.expanded = true
+		a.inDefs, a.outDefs = map[string]definition{}, map[string]definition{}
+		for i, s := range a.seen {
+			if _, err := a.keep(i, s[0], s[1]); err != nil {
+				return nil, err
+			}
+		}
+		a.seen = nil
 	}
-	return false
+	a.n++
+	return a.keep(a.n-1, in, out)
+}
+
+// keep reads item i's anchors and replaces its stale aliases.
+func (a *Aliases) keep(i int, in, out *yaml.RNode) (*yaml.RNode, error) {
+	stale := map[*yaml.Node]bool{}
+	ordinal := 0
+	if !anchored(out.YNode()) {
+		visit(in.YNode(), func(n *yaml.Node) {
+			if n.Anchor != "" {
+				a.inDefs[n.Anchor] = definition{i, ordinal}
+				ordinal++
+			}
+		})
+		return out, nil
+	}
+	visit(out.YNode(), func(n *yaml.Node) {
+		switch {
+		case n.Kind == yaml.AliasNode:
+			d, ok := a.inDefs[n.Value]
+			if od, written := a.outDefs[n.Value]; !ok || !written || od != d {
+				stale[n] = true
+			}
+		case n.Anchor != "":
+			a.inDefs[n.Anchor] = definition{i, ordinal}
+			a.outDefs[n.Anchor] = definition{i, ordinal}
+			ordinal++
+		}
+	})
+	if len(stale) == 0 {
+		return out, nil
+	}
+	c, err := replaceAliases(out.YNode(), stale)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.NewRNode(c), nil
 }
 
 // anchored reports whether the tree holds an anchor or an alias.

@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"strconv"
@@ -7,21 +7,20 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
-// ref returns the result's resourceRef and file for an item. The file is
+// Ref returns the result's resourceRef and file for an item. The file is
 // the one the orchestrator's path annotation names (kpt), else the one
 // kustomize's origin annotation names (kustomization buildMetadata:
 // [originAnnotations]), relative to the kustomization built.
-func ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
+func Ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
 	meta, _ := item.GetMeta()
-	return refOf(meta)
+	return RefOf(meta)
 }
 
-// refOf is ref of an item's metadata.
-func refOf(meta yaml.ResourceMeta) (*fn.ResourceRef, *fn.File) {
+// RefOf is ref of an item's metadata.
+func RefOf(meta yaml.ResourceMeta) (*fn.ResourceRef, *fn.File) {
 	r := &fn.ResourceRef{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Name, Namespace: meta.Namespace}
 	path, index := fileAnnotations(meta.Annotations)
 	if path == "" {
@@ -67,28 +66,10 @@ func originPath(origin string) string {
 	return o.Path
 }
 
-// itemResults are one item's results, built from its log (see
+// Results are the item's results, built from its log (see
 // report.Log.Results). In validate mode the changes are errors: the
 // workload is not as the config asks.
-func itemResults(item *yaml.RNode, r itemResult, action config.Action) fn.Results {
-	resRef, file := ref(item)
+func (r Result) Results(item *yaml.RNode, action config.Action) fn.Results {
+	resRef, file := Ref(item)
 	return r.Log.Results(resRef, file, action == config.ActionValidate)
-}
-
-// configResults turns config errors into error results that name the
-// field.
-func configResults(err error) fn.Results {
-	var out fn.Results
-	if errs, ok := err.(config.Errors); ok {
-		for _, e := range errs {
-			out = append(out, report.Result(configFinding(e), nil, nil))
-		}
-		return out
-	}
-	return fn.Results{report.Result(report.NewFinding(report.KindConfig, fn.Error, report.At(""), "%s", err.Error()), nil, nil)}
-}
-
-// configFinding is a config error as a finding.
-func configFinding(e config.FieldError) report.Finding {
-	return report.NewFinding(report.KindConfig, fn.Error, report.At(e.Path), "%s", e.Message)
 }

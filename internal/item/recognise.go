@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"fmt"
@@ -13,12 +13,12 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
-// namespaces are the Namespaces of a run's input, by name: their labels
+// Namespaces are the Namespaces of a run's input, by name: their labels
 // and annotations, which switch injectors and skip their workloads.
-type namespaces map[string]preset.Meta
+type Namespaces map[string]preset.Meta
 
 // skips reports whether the named Namespace is annotated to skip its workloads.
-func (ns namespaces) skips(name string) bool {
+func (ns Namespaces) skips(name string) bool {
 	v, _ := ns[name].Annotation(config.AnnotationSkip)
 	return v == "true"
 }
@@ -40,7 +40,7 @@ type entries struct {
 
 // sidecarEntries are the presets of the config's sidecar entries and
 // their index, made on first use.
-func (t *Transformer) sidecarEntries() *entries {
+func (t *Editor) sidecarEntries() *entries {
 	t.entriesOnce.Do(func() {
 		spec := &t.Config.Spec
 		e := entries{names: map[string]bool{}}
@@ -179,4 +179,15 @@ func sidecarField(spec *yaml.RNode, name string) report.Field {
 		}
 	}
 	return report.Pod("")
+}
+
+// MayBeSidecar reports whether a container of the name and image may be
+// taken for a sidecar (see engine.Engine.MayBeSidecar).
+func (t *Editor) MayBeSidecar(name, image string) bool {
+	entries := t.sidecarEntries()
+	if entries.names[name] {
+		return true
+	}
+	byName, byImage := entries.index.Recognising(name, image)
+	return len(byName)+len(byImage) > 0
 }

@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ import (
 // sidecarNames are the sidecars of a pod spec: the containers the config
 // names, and those the presets of its entries without a name recognise in
 // it (by name or image), as the edits find them.
-func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
+func (t *Editor) sidecarNames(spec *yaml.RNode) map[string]bool {
 	out := make(map[string]bool, len(t.Config.Spec.Sidecars))
 	entries := t.sidecarEntries()
 	var containers []container
@@ -37,7 +37,7 @@ func (t *Transformer) sidecarNames(spec *yaml.RNode) map[string]bool {
 // checkBudget reports, in ordered mode, each sidecar of the edited pod
 // and each injected one that leaves before the application's preStop ends
 // (native sidecars are ordered by kubelet).
-func (t *Transformer) checkBudget(edited budget.Pod, found, injected []sidecarPlan, p plan, log *report.Log) {
+func (t *Editor) checkBudget(edited budget.Pod, found, injected []sidecarPlan, p plan, log *report.Log) {
 	if p.mode == config.ModeNative || len(found)+len(injected) == 0 {
 		return
 	}
@@ -53,14 +53,14 @@ func (t *Transformer) checkBudget(edited budget.Pod, found, injected []sidecarPl
 // writes it (with action mutate): the drain and pod labels of a workload
 // the function handles, or an Ingress's, Service's or BackendConfig's
 // load balancer settings. Skipped and failed workloads are left out.
-func (t *Transformer) fact(node *yaml.RNode, outcome outcome, sidecars map[string]bool) budget.Fact {
-	resRef, file := ref(node)
+func (t *Editor) fact(node *yaml.RNode, outcome Outcome, sidecars map[string]bool) budget.Fact {
+	resRef, file := Ref(node)
 	r := budget.Ref{Resource: resRef, File: file}
 	w, ok := workload.Find(node, t.Config.Spec.PodSpecPaths)
 	if !ok {
 		return budget.Observe(node, r)
 	}
-	if outcome == outcomeSkipped || outcome == outcomeFailed || !workload.Selected(w, t.Config.Spec.Targets) {
+	if outcome == OutcomeSkipped || outcome == OutcomeFailed || !workload.Selected(w, t.Config.Spec.Targets) {
 		return budget.Fact{}
 	}
 	spec, err := w.PodSpec()
@@ -86,11 +86,11 @@ func workloadFact(w *workload.Workload, r budget.Ref, pod budget.Pod) budget.Fac
 // termination budget sees it (budget.ReadPod), with the sidecars its
 // recognition found; ok is false for an item that is not a workload or
 // has no pod spec.
-func (e *Engine) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
-	if ed.result.pod != nil {
-		return *ed.result.pod, true // as the edit read it
+func (t *Editor) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
+	if ed.Result.pod != nil {
+		return *ed.Result.pod, true // as the edit read it
 	}
-	w, found := workload.Find(ed.Node(), e.t.Config.Spec.PodSpecPaths)
+	w, found := workload.Find(ed.Node(), t.Config.Spec.PodSpecPaths)
 	if !found {
 		return budget.Pod{}, false
 	}
@@ -98,16 +98,12 @@ func (e *Engine) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
 	if err != nil || spec == nil {
 		return budget.Pod{}, false
 	}
-	sidecars := ed.result.sidecars
+	sidecars := ed.Result.sidecars
 	if sidecars == nil {
-		sidecars = e.t.sidecarNames(spec)
+		sidecars = t.sidecarNames(spec)
 	}
 	return budget.ReadPod(spec, sidecars), true
 }
-
-// Injected are the presets of the sidecars the run found its injectors
-// add to the workload at admission.
-func (ed Edit) Injected() []string { return ed.result.injected }
 
 // meshes are the injected sidecars as package annotate writes their
 // annotations.

@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ import (
 
 // orderedFilters returns the ordered-mode edits for the sidecars found in
 // spec.containers, and reports what ordered mode cannot guarantee.
-func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+func (t *Editor) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	s := &t.Config.Spec
 	sleepAction := s.Version().AtLeast(config.SleepActionMinor)
 	sidecarNames := names(sidecars)
@@ -46,7 +46,7 @@ func (t *Transformer) orderedFilters(w *workload.Workload, spec *yaml.RNode, sid
 
 // nativeFilters returns the native-mode edits for the sidecars found in
 // either container list.
-func (t *Transformer) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
+func (t *Editor) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
 	floor, whose := exitFloor(sidecars, injected)
 	filters, _ := readiness(w, spec, sidecars, true, log)
@@ -99,7 +99,7 @@ func configProbe(p *corev1.Probe) *corev1.Probe {
 
 // drainAndGrace returns the application drain delay and the grace period
 // edits; floor is the longest exit beyond the pod's preStops, whose says whose.
-func (t *Transformer) drainAndGrace(sidecars []string, p plan, floor int64, whose string, log *report.Log) []kio.Filter {
+func (t *Editor) drainAndGrace(sidecars []string, p plan, floor int64, whose string, log *report.Log) []kio.Filter {
 	s := &t.Config.Spec
 	return []kio.Filter{
 		ordered.AppDrain{Sidecars: sidecars, Seconds: config.Seconds(p.drainDelay),

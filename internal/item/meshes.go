@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"sigs.k8s.io/kustomize/kyaml/kio"

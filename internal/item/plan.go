@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"fmt"
@@ -73,7 +73,7 @@ type plan struct {
 // the workload's Namespace, when the input has it. It returns every
 // override annotation that is not valid. The pod's containers are read
 // and matched against the config's entries once (see sidecarEntries).
-func (t *Transformer) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
+func (t *Editor) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
 	spec, entries := &t.Config.Spec, t.sidecarEntries()
 	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value, sidecars: make([]sidecarPlan, 0, len(spec.Sidecars))}
 	var errs []error
@@ -282,7 +282,7 @@ func hasTimeout(cmd []string) bool {
 // application's longest readable preStop, or the drain delay the function
 // adds, plus budget.AutoAllowance. With nothing to read it is an error,
 // unless the value is not written: a native sidecar's exit is kubelet's.
-func (t *Transformer) resolveAuto(spec *yaml.RNode, found, injected []sidecarPlan, p plan) error {
+func (t *Editor) resolveAuto(spec *yaml.RNode, found, injected []sidecarPlan, p plan) error {
 	var pod *budget.Pod
 	for i, list := range [][]sidecarPlan{found, injected} {
 		for j := range list {

@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"strings"
@@ -74,7 +74,7 @@ func unknownAnnotations(w *workload.Workload) podcheck.Errors {
 
 // namespaceErrors checks the skip annotation of a Namespace item.
 func namespaceErrors(item *yaml.RNode) report.Findings {
-	if !isNamespace(item) {
+	if !IsNamespace(item) {
 		return nil
 	}
 	if v, ok := item.GetAnnotations()[config.AnnotationSkip]; ok && v != "true" && v != "false" {
@@ -83,8 +83,8 @@ func namespaceErrors(item *yaml.RNode) report.Findings {
 	return nil
 }
 
-// isNamespace reports whether the item is a Namespace.
-func isNamespace(item *yaml.RNode) bool {
+// IsNamespace reports whether the item is a Namespace.
+func IsNamespace(item *yaml.RNode) bool {
 	return item.GetKind() == "Namespace" && item.GetApiVersion() == "v1"
 }
 

@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"strings"
@@ -28,8 +28,8 @@ func TestChangedItemsDropOrchestratorIDs(t *testing.T) {
 	}
 	tr := New(cfg)
 	got := tr.edit1(changed)
-	if got.outcome != outcomeOrdered {
-		t.Fatalf("outcome %v, want Ordered", got.outcome)
+	if got.Outcome != OutcomeOrdered {
+		t.Fatalf("outcome %v, want Ordered", got.Outcome)
 	}
 	for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
 		if v, ok := got.Node.GetAnnotations()[key]; ok {
@@ -91,13 +91,13 @@ func TestDropOrchestratorIDsCannotFail(t *testing.T) {
 				t.Errorf("clearing an annotation of the input: %v; want an error: %v", err, tc.kyamlFails)
 			}
 			if tc.fails != "" {
-				if res.outcome != outcomeFailed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0].Detail, tc.fails+":") {
-					t.Errorf("outcome %v, errors %q; want it failed at %s", res.outcome, res.Log.Errors, tc.fails)
+				if res.Outcome != OutcomeFailed || len(res.Log.Errors) == 0 || !strings.HasPrefix(res.Log.Errors[0].Detail, tc.fails+":") {
+					t.Errorf("outcome %v, errors %q; want it failed at %s", res.Outcome, res.Log.Errors, tc.fails)
 				}
 				return
 			}
-			if res.outcome != outcomeOrdered {
-				t.Fatalf("outcome %v, errors %q; want Ordered", res.outcome, res.Log.Errors)
+			if res.Outcome != OutcomeOrdered {
+				t.Fatalf("outcome %v, errors %q; want Ordered", res.Outcome, res.Log.Errors)
 			}
 			for _, key := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} {
 				if _, err := res.Node.Pipe(yaml.ClearAnnotation(key)); err != nil {

@@ -1,4 +1,4 @@
-package engine
+package item
 
 import (
 	"bytes"
@@ -51,8 +51,8 @@ func BenchmarkItem(b *testing.B) {
 	tr := New(benchConfig(b))
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := tr.edit1(item); r.outcome != outcomeOrdered {
-			b.Fatalf("outcome %v, want Ordered", r.outcome)
+		if r := tr.edit1(item); r.Outcome != OutcomeOrdered {
+			b.Fatalf("outcome %v, want Ordered", r.Outcome)
 		}
 	}
 }
@@ -90,14 +90,14 @@ func BenchmarkItemZeroConfig(b *testing.B) {
 	tr := New(cfg)
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := tr.edit1(item); r.outcome != outcomeOrdered {
-			b.Fatalf("outcome %v, want Ordered", r.outcome)
+		if r := tr.edit1(item); r.Outcome != OutcomeOrdered {
+			b.Fatalf("outcome %v, want Ordered", r.Outcome)
 		}
 	}
 }
 
-// edit1 edits one item as Engine.Edit does, with no Namespace noted.
-func (t *Transformer) edit1(item *yaml.RNode) itemResult {
+// edit1 edits one item as Editor.Edit does, with no Namespace noted.
+func (t *Editor) edit1(item *yaml.RNode) Result {
 	w, _ := workload.Find(item, t.Config.Spec.PodSpecPaths)
 	return t.item(item, w, nil)
 }
