@@ -19,41 +19,11 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
-// Engine is one run of the function over a list of items, whatever form
-// the items come in: every driver (the whole list, the streamed
-// ResourceList, the plain stream, the kio.Filter, the kustomize adapter,
-// --explain) hands its items to an Engine and writes what it returns.
-//
-// A run has three steps:
-//
-//  1. Note, for every item that may be a Namespace or a Node, then
-//     Settle, before any item is edited: a Namespace annotated to skip its
-//     workloads counts wherever it stands, and so does the kubelet of every
-//     Node (see nodes.go).
-//  2. Edit, for every item, from any number of goroutines; then Add, for
-//     every edit, in input order, which counts it and returns what to
-//     write: the item and its results.
-//  3. Close, which returns the closing results: the termination budget
-//     across items and the summary.
-//
-// When an item fails, nothing is changed: every item is written as it
-// came. A run learns of a failure only when Add reaches the failing item;
-// Add then returns what to write for it in a failed run, and reports that
-// the items before it, already written, are to be written again as they
-// came (Run tells the driver). Edits made before then stand: Add writes
-// each as the run now knows it, so no item is read or edited twice.
-//
-// An item that is a List (see list.Items), as `kubectl get -o yaml|json`
-// prints one, is read as its entries: each is edited, reported, counted
-// and budgeted as an item, and the List is written back as a List. A
-// workload that a controller owns (a ReplicaSet's Pods, a Deployment's
-// ReplicaSets, a CronJob's Jobs) is left to it: neither edited nor
-// reported on its own; Close says once per controller where the fix goes.
-//
-// With action mutate and a failure, the changes the run would have made
-// are not reported (nothing was changed) and neither is the budget; with
-// action validate every finding is reported whatever fails, because
-// validate changes nothing anyway.
+// Engine is one run of the function over a list of items: Note the
+// Namespaces and Nodes, Settle, Edit every item (on any goroutine), Add
+// each edit in input order, Close. Every path drives it through Run
+// (docs/development.md draws the protocol). When an item fails, every item
+// is written as it came.
 type Engine struct {
 	t *Transformer
 	// cfgErr is set when the functionConfig does not load: every item is

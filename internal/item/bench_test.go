@@ -18,21 +18,27 @@ import (
 // container with probes, the Linkerd proxy second, a log shipper, comments.
 func typicalDeployment(b *testing.B) *yaml.RNode {
 	b.Helper()
-	var list bytes.Buffer
-	if err := corpus.Write(&list, 2); err != nil {
-		b.Fatal(err)
-	}
-	items, err := (&kio.ByteReader{Reader: &list, OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, item := range items {
+	for _, item := range corpusItems(b, 2) {
 		if item.GetKind() == "Deployment" {
 			return item
 		}
 	}
 	b.Fatal("no Deployment in the corpus")
 	return nil
+}
+
+// corpusItems are the items of the benchmark corpus of n workloads.
+func corpusItems(tb testing.TB, n int) []*yaml.RNode {
+	tb.Helper()
+	var list bytes.Buffer
+	if err := corpus.Write(&list, n); err != nil {
+		tb.Fatal(err)
+	}
+	items, err := (&kio.ByteReader{Reader: &list, OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return items
 }
 
 func benchConfig(b *testing.B) *config.SidecarLifecycle {

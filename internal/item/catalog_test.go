@@ -61,7 +61,7 @@ func TestCatalogCorpora(t *testing.T) {
 			if w == nil {
 				continue
 			}
-			p, errs := tr.newPlan(w, preset.Meta{})
+			p, errs := tr.newPlan(tr.readPod(w, readPodMeta(w), preset.Meta{}))
 			if len(errs) > 0 {
 				t.Errorf("%s %s/%s: %v", e.File, e.Kind, e.Name, errs)
 				continue

@@ -17,14 +17,14 @@ import (
 // writes before anything is read for the edit: its metadata and skip
 // annotation and, unless it is skipped, its pod spec. It reports whether the
 // workload is skipped, and every problem found.
-func checkWorkload(w *workload.Workload, namespaceSkipped bool) (bool, report.Findings) {
+func checkWorkload(w *workload.Workload, meta *podMeta, namespaceSkipped bool) (bool, report.Findings) {
 	if errs := podcheck.Metadata(w.Node, w.MetadataPaths()...); len(errs) > 0 {
 		return false, errs.Findings()
 	}
 	if errs := unknownAnnotations(w); len(errs) > 0 {
 		return false, errs.Findings()
 	}
-	skip, err := boolAnnotation(w, config.AnnotationSkip)
+	skip, err := boolAnnotation(meta, config.AnnotationSkip)
 	if err != nil {
 		return false, asFindings(err)
 	}
@@ -91,8 +91,8 @@ func IsNamespace(item *yaml.RNode) bool {
 // boolAnnotation reads an annotation that is "true" or "false", as
 // Kubernetes spells booleans; absent is false, and any other value an error
 // naming where it was found.
-func boolAnnotation(w *workload.Workload, key string) (bool, error) {
-	v, meta, ok := w.AnnotationAt(key)
+func boolAnnotation(m *podMeta, key string) (bool, error) {
+	v, meta, ok := m.AnnotationAt(key)
 	if !ok {
 		return false, nil
 	}

@@ -123,7 +123,7 @@ func (t *Editor) editItem(item *yaml.RNode, f *Facts) Edit {
 		return Edit{Input: item, Result: r, Member: m, Workload: w != nil}
 	}
 	r := t.item(item, w, f.Namespaces)
-	t.checkKubelets(item, w, f.Kubelets, &r)
+	t.checkKubelets(w, f.Kubelets, &r)
 	if r.fact != nil {
 		return Edit{Input: item, Result: r, Fact: *r.fact, Member: m, Workload: w != nil}
 	}
@@ -131,5 +131,5 @@ func (t *Editor) editItem(item *yaml.RNode, f *Facts) Edit {
 	if factOf == OutcomeFailed {
 		factOf = OutcomeUntouched
 	}
-	return Edit{Input: item, Result: r, Fact: t.fact(r.Node, factOf, r.sidecars), Member: m, Workload: w != nil}
+	return Edit{Input: item, Result: r, Fact: t.fact(r.Node, w, factOf, r.sidecars), Member: m, Workload: w != nil}
 }

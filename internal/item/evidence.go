@@ -12,13 +12,17 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 )
 
 // podContainer is what recognition reads of one container of a pod to
 // tell a sidecar from the application it would serve.
 type podContainer struct {
 	name, image string
+	// named: the name is a scalar (a container with none is not recognised).
+	named bool
+	// byName and byImage are the config's entries whose presets recognise
+	// it by its name, and by its image only (see Editor.readPod).
+	byName, byImage []int
 	// regular: in containers, not initContainers.
 	regular bool
 	// always: an init container with restartPolicy Always (a native sidecar).
@@ -49,7 +53,8 @@ func readContainers(spec *yaml.RNode) []podContainer {
 			if n.Kind != yaml.MappingNode {
 				continue
 			}
-			c := podContainer{name: scalar(n, "name"), image: scalar(n, "image"), regular: field == podspec.Containers,
+			name := child(n, "name")
+			c := podContainer{name: scalar(n, "name"), named: name != nil && name.Kind == yaml.ScalarNode, image: text(child(n, "image")), regular: field == podspec.Containers,
 				always: field == podspec.InitContainers && scalar(n, "restartPolicy") == "Always", mounts: map[string]bool{}}
 			for _, p := range seq(n, "ports") {
 				c.ports = appendNonEmpty(c.ports, scalar(p, "containerPort"), scalar(p, "name"))
@@ -119,11 +124,12 @@ type candidate struct {
 // a recognised container that is the pod's application, not a sidecar
 // of it, leaves the plan's sidecars; a vendor's own word, or evidence that
 // conflicts, leaves the whole pod as it is (plan.leave, plan.conflict).
-func judge(w *workload.Workload, spec *yaml.RNode, p *plan) {
+func judge(view *Pod, p *plan) {
+	spec := view.spec
 	if spec == nil || len(p.sidecars) == 0 {
 		return
 	}
-	pod := readContainers(spec)
+	pod := view.containers
 	var cands []candidate
 	for i, sc := range p.sidecars {
 		if sc.admitted {
@@ -157,7 +163,7 @@ func judge(w *workload.Workload, spec *yaml.RNode, p *plan) {
 		if !c.judged || apps[c.name] {
 			continue
 		}
-		if ev := purpose(w, spec, pod, c, ownInit); len(ev) > 0 {
+		if ev := purpose(view, c, ownInit); len(ev) > 0 {
 			beside := others(pod, c.podContainer, isCand, apps, ownInit)
 			conflicts = append(conflicts, fmt.Sprintf("%s (%s) is recognised as a sidecar of %s, but %s",
 				c.name, p.sidecars[c.plan].preset.Name, quoteNames(beside), strings.Join(ev, ", and ")))
@@ -171,7 +177,7 @@ func judge(w *workload.Workload, spec *yaml.RNode, p *plan) {
 			continue
 		}
 		seen[sc.preset.Name] = true
-		for _, word := range sc.preset.LeftAlone(w, env) {
+		for _, word := range sc.preset.LeftAlone(view, env) {
 			words = append(words, fmt.Sprintf("%s (%s): %s", sc.Name, sc.preset.Name, word))
 		}
 	}
@@ -245,9 +251,10 @@ func prepares(pod []podContainer, init, c podContainer, ownInit []string) []stri
 // node's ports, or an init container of another vendor prepares a volume
 // only it reads (ownInit are the sidecar vendors' own init containers,
 // which prepare their sidecars), or its own hooks call a helper.
-func purpose(w *workload.Workload, spec *yaml.RNode, pod []podContainer, c candidate, ownInit []string) []string {
+func purpose(view *Pod, c candidate, ownInit []string) []string {
+	spec, pod := view.spec, view.containers
 	var ev []string
-	if s := namedFor(w, c.name); s != "" {
+	if s := namedFor(view, c.name); s != "" {
 		ev = append(ev, s)
 	}
 	if len(c.hostPorts) > 0 {
@@ -283,7 +290,8 @@ func readers(pod []podContainer, vol string) []string {
 // namedFor says how the workload is named or labelled for the container,
 // or is empty: its name is the container's (with a release prefix or a
 // suffix after a dash), or its app label is.
-func namedFor(w *workload.Workload, name string) string {
+func namedFor(view *Pod, name string) string {
+	w := view.w
 	if name == "" {
 		return ""
 	}
@@ -291,7 +299,7 @@ func namedFor(w *workload.Workload, name string) string {
 		return fmt.Sprintf("the %s is named %s", w.Kind, strconv.Quote(w.Name))
 	}
 	for _, key := range appLabels {
-		if v, ok := w.TemplateLabel(key); ok && v == name {
+		if v, ok := view.TemplateLabel(key); ok && v == name {
 			return fmt.Sprintf("its pod template's label %s is %s", key, strconv.Quote(v))
 		}
 		if v := w.Labels()[key]; v == name {
@@ -365,4 +373,13 @@ func appendNonEmpty(list []string, values ...string) []string {
 		}
 	}
 	return list
+}
+
+// text is a node's value as kyaml's GetValue reads it: empty for a
+// missing or null node.
+func text(n *yaml.Node) string {
+	if n == nil || n.Tag == yaml.NodeTagNull {
+		return ""
+	}
+	return n.Value
 }

@@ -78,7 +78,8 @@ func TestJudge(t *testing.T) {
 			if cfg != "" {
 				cfg = "apiVersion: fn.sidecar-lifecycle.dev/v1alpha1\nkind: SidecarLifecycle\nmetadata: {name: judge}\n" + cfg
 			}
-			p, errs := New(krmtest.Config(t, cfg)).newPlan(w, preset.Meta{})
+			ed := New(krmtest.Config(t, cfg))
+			p, errs := ed.newPlan(ed.readPod(w, readPodMeta(w), preset.Meta{}))
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

@@ -46,6 +46,8 @@ type Result struct {
 	// other item.
 	fact *budget.Fact
 	pod  *budget.Pod
+	// edited is the workload of the edited copy, when Node is that copy.
+	edited *workload.Workload
 }
 
 // Editor edits items with a loaded config. It holds no state between
@@ -127,14 +129,16 @@ func (t *Editor) edited(item *yaml.RNode, w *workload.Workload, ns Namespaces) R
 	// The workload is read and edited in a copy, whose pod is found once;
 	// the item stays as it came when the edit fails.
 	w = w.With(yamlnode.Copy(item))
-	skip, errs := checkWorkload(w, ns.skips(w.Namespace))
+	meta := readPodMeta(w)
+	skip, errs := checkWorkload(w, meta, ns.skips(w.Namespace))
 	if len(errs) > 0 {
 		return failed(item, errs)
 	}
 	if skip {
 		return Result{Node: item, Outcome: OutcomeSkipped}
 	}
-	p, planErrs := t.newPlan(w, ns[w.Namespace])
+	view := t.readPod(w, meta, ns[w.Namespace])
+	p, planErrs := t.newPlan(view)
 	if len(planErrs) > 0 {
 		return failed(item, asFindings(planErrs...))
 	}
@@ -154,7 +158,7 @@ func (t *Editor) edited(item *yaml.RNode, w *workload.Workload, ns Namespaces) R
 		res.Outcome = OutcomeFailed
 	case len(res.Log.Changes) > 0:
 		DropOrchestratorIDs(w.Node)
-		res.Node, res.Outcome = w.Node, outcome
+		res.Node, res.Outcome, res.edited = w.Node, outcome, w
 	case outcome == OutcomeSkipped:
 		res.Outcome = OutcomeSkipped
 	}
@@ -233,7 +237,7 @@ func (t *Editor) edit(w *workload.Workload, pp *plan, log *report.Log) (Outcome,
 	if err := inPodMeta(w, spec, found, p, log); err != nil {
 		return OutcomeUntouched, false, err
 	}
-	edited := budget.ReadPod(spec, p.sidecarNames())
+	edited := readBudget(spec, p.sidecarNames())
 	pp.edited = &edited
 	t.checkBudget(edited, found, injected, p, log)
 	if len(injected) == 0 && (len(found) == 0 || !t.Config.Spec.RolloutOnChange) {

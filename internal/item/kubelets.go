@@ -15,19 +15,15 @@ import (
 
 // checkKubelets adds to a workload's results a break for each field its
 // pod spec uses that a kubelet of the input's Nodes does not serve: the
-// input's pod spec with action validate (what runs), the edited one with
-// action mutate (what will).
-func (t *Editor) checkKubelets(item *yaml.RNode, w *workload.Workload, nodes kubelet.Nodes, r *Result) {
+// input's pod spec (w's) with action validate (what runs), the edited one
+// with action mutate (what will).
+func (t *Editor) checkKubelets(w *workload.Workload, nodes kubelet.Nodes, r *Result) {
 	if len(nodes) == 0 || w == nil || r.Outcome == OutcomeFailed {
 		return
 	}
-	node := r.Node
-	if t.Config.Spec.Action == config.ActionValidate {
-		node = item
-	}
-	pw, ok := workload.Find(node, t.Config.Spec.PodSpecPaths)
-	if !ok {
-		return
+	pw := w
+	if t.Config.Spec.Action != config.ActionValidate && r.edited != nil {
+		pw = r.edited
 	}
 	spec, err := pw.PodSpec()
 	if err != nil || spec == nil {

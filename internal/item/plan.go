@@ -73,11 +73,12 @@ type plan struct {
 // the workload's Namespace, when the input has it. It returns every
 // override annotation that is not valid. The pod's containers are read
 // and matched against the config's entries once (see sidecarEntries).
-func (t *Editor) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
+func (t *Editor) newPlan(view *Pod) (plan, []error) {
+
 	spec, entries := &t.Config.Spec, t.sidecarEntries()
 	p := plan{mode: spec.Mode, drainDelay: spec.App.DrainDelay.Value, sidecars: make([]sidecarPlan, 0, len(spec.Sidecars))}
 	var errs []error
-	if v, meta, ok := w.AnnotationAt(config.AnnotationMode); ok {
+	if v, meta, ok := view.AnnotationAt(config.AnnotationMode); ok {
 		switch m := config.Mode(v); {
 		case m != config.ModeOrdered && m != config.ModeNative && m != config.ModeAuto:
 			errs = append(errs, annotationError(meta, config.AnnotationMode, v, "one of ordered, native, auto"))
@@ -95,30 +96,24 @@ func (t *Editor) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
 		}
 	}
 	margin := spec.TerminationGracePeriod.Margin.Value
-	drain, hasDrainOverride, err := delayAnnotation(w, config.AnnotationAppDrainDelay, margin)
+	drain, hasDrainOverride, err := delayAnnotation(view.podMeta, config.AnnotationAppDrainDelay, margin)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if hasDrainOverride {
 		p.drainDelay = drain
 	}
-	exit, exitAuto, hasExitOverride, err := exitAnnotation(w, margin)
+	exit, exitAuto, hasExitOverride, err := exitAnnotation(view.podMeta, margin)
 	if err != nil {
 		errs = append(errs, err)
 	}
-	pod, _ := w.PodSpec()
-	// Every entry's injector reads its switches in the metadata, found once.
-	switches := readPodMeta(w)
-	var containers []container
-	if pod != nil && entries.recognising {
-		containers = entries.read(pod)
-	}
+	pod, switches, ns := view.spec, view, view.ns
 	for i, sc := range spec.Sidecars {
 		pr := entries.presets[i]
 		sp := sidecarPlan{Sidecar: sc, preset: pr, waitCommand: pr.WaitCommand, defaultProbe: pr.StartupProbe,
 			waitBeforeExit: sc.WaitBeforeExit.Value, nativePreStop: pr.NativePreStopFor(switches), autoExit: sc.WaitBeforeExit.IsAuto(), notInjected: pr.NotInjected(switches)}
 		if sc.Recognise && pod != nil {
-			recognise(containers, i, &sp)
+			recognise(view.containers, i, &sp)
 			sp.byPreset = sp.recognisedBy != ""
 			if !sc.FromCatalog {
 				sp.recognisedBy = "" // the config named the sidecar: no report
@@ -142,7 +137,7 @@ func (t *Editor) newPlan(w *workload.Workload, ns preset.Meta) (plan, []error) {
 		}
 		p.sidecars = append(p.sidecars, sp)
 	}
-	judge(w, pod, &p)
+	judge(view, &p)
 	return p, errs
 }
 
@@ -176,16 +171,22 @@ func readPodMeta(w *workload.Workload) *podMeta {
 
 // Annotation is the workload's Annotation.
 func (m *podMeta) Annotation(key string) (string, bool) {
-	for _, n := range m.annotations {
+	v, _, ok := m.AnnotationAt(key)
+	return v, ok
+}
+
+// AnnotationAt is the workload's AnnotationAt.
+func (m *podMeta) AnnotationAt(key string) (string, []string, bool) {
+	for i, n := range m.annotations {
 		v, ok, read := value(n, key)
 		if !read || m.other {
-			return m.w.Annotation(key)
+			return m.w.AnnotationAt(key)
 		}
 		if ok {
-			return v, true
+			return v, m.w.MetadataPaths()[i], true
 		}
 	}
-	return "", false
+	return "", nil, false
 }
 
 // TemplateLabel is the workload's TemplateLabel.
@@ -252,8 +253,8 @@ func (p plan) has(name string) bool {
 
 // delayAnnotation reads a delay override: a duration of at most
 // config.MaxDelay, also with the margin added. An error names the annotation.
-func delayAnnotation(w *workload.Workload, key string, margin time.Duration) (time.Duration, bool, error) {
-	v, meta, ok := w.AnnotationAt(key)
+func delayAnnotation(m *podMeta, key string, margin time.Duration) (time.Duration, bool, error) {
+	v, meta, ok := m.AnnotationAt(key)
 	if !ok {
 		return 0, false, nil
 	}
@@ -291,7 +292,7 @@ func (t *Editor) resolveAuto(spec *yaml.RNode, found, injected []sidecarPlan, p 
 				continue
 			}
 			if pod == nil {
-				read := budget.ReadPod(spec, p.sidecarNames())
+				read := readBudget(spec, p.sidecarNames())
 				pod = &read
 			}
 			seconds, ok := pod.AutoExit(config.Seconds(p.drainDelay))
@@ -314,10 +315,10 @@ func (t *Editor) resolveAuto(spec *yaml.RNode, found, injected []sidecarPlan, p 
 }
 
 // exitAnnotation reads the wait-before-exit annotation: a delay, or auto.
-func exitAnnotation(w *workload.Workload, margin time.Duration) (exit time.Duration, auto, ok bool, err error) {
-	if v, _, found := w.AnnotationAt(config.AnnotationWaitBeforeExit); found && v == config.Auto {
+func exitAnnotation(m *podMeta, margin time.Duration) (exit time.Duration, auto, ok bool, err error) {
+	if v, _, found := m.AnnotationAt(config.AnnotationWaitBeforeExit); found && v == config.Auto {
 		return 0, true, true, nil
 	}
-	exit, ok, err = delayAnnotation(w, config.AnnotationWaitBeforeExit, margin)
+	exit, ok, err = delayAnnotation(m, config.AnnotationWaitBeforeExit, margin)
 	return exit, false, ok, err
 }

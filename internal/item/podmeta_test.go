@@ -1,11 +1,13 @@
 package item
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
 // TestPodMetaReadsAsTheWorkload: the metadata a plan reads once gives
@@ -13,7 +15,7 @@ import (
 // the value and presence the workload's own reading gives, whatever shape
 // the metadata has.
 func TestPodMetaReadsAsTheWorkload(t *testing.T) {
-	keys := []string{"a", "b", "-", "*", "0", "[0]", " a", "a b", "x/y"}
+	keys := []string{"a", "b", "-", "*", "0", "[0]", " a", "a b", "x/y", config.AnnotationSkip, config.AnnotationMode, config.AnnotationWaitBeforeExit}
 	for _, p := range preset.Catalog() {
 		if in := p.Injector; in != nil {
 			for _, list := range [][]preset.Switch{in.Enabled, in.Disabled, in.OptOuts} {
@@ -49,6 +51,11 @@ func TestPodMetaReadsAsTheWorkload(t *testing.T) {
 			wantV, wantOK := w.Annotation(key)
 			if gotV != wantV || gotOK != wantOK {
 				t.Errorf("%s\nAnnotation(%q) = %q, %v; the workload reads %q, %v", doc, key, gotV, gotOK, wantV, wantOK)
+			}
+			gotV, gotMeta, gotOK := m.AnnotationAt(key)
+			wantV, wantMeta, wantOK := w.AnnotationAt(key)
+			if gotV != wantV || gotOK != wantOK || !slices.Equal(gotMeta, wantMeta) {
+				t.Errorf("%s\nAnnotationAt(%q) = %q, %q, %v; the workload reads %q, %q, %v", doc, key, gotV, gotMeta, gotOK, wantV, wantMeta, wantOK)
 			}
 			gotV, gotOK = m.TemplateLabel(key)
 			wantV, wantOK = w.TemplateLabel(key)

@@ -9,7 +9,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -62,66 +61,32 @@ func (t *Editor) sidecarEntries() *entries {
 	return &t.entries
 }
 
-// read reads the containers and init containers of a pod spec, with the
-// entries whose presets recognise each.
-func (e *entries) read(spec *yaml.RNode) []container {
-	var out []container
-	for _, field := range []string{podspec.Containers, podspec.InitContainers} {
-		list, err := yamlnode.Lookup(spec, field)
-		if err != nil || list == nil || list.YNode().Kind != yaml.SequenceNode {
-			continue
-		}
-		for _, n := range list.Content() {
-			c := yaml.NewRNode(n)
-			name, image, policy := c.Field("name"), c.Field("image"), c.Field("restartPolicy")
-			if name == nil || name.Value.YNode().Kind != yaml.ScalarNode {
-				continue
-			}
-			cand := container{name: yaml.GetValue(name.Value), sidecar: field == podspec.Containers || (policy != nil && yaml.GetValue(policy.Value) == "Always")}
-			if image != nil {
-				cand.image = yaml.GetValue(image.Value)
-			}
-			cand.byName, cand.byImage = e.index.Recognising(cand.name, cand.image)
-			out = append(out, cand)
-		}
-	}
-	return out
-}
-
 // recognise finds the sidecar of the config entry at index entry, which
-// has no name, among a pod's containers (read by entries.read): a
+// has no name, among a pod's containers (see Editor.readPod): a
 // container or init container of one of its preset's names, else the first
 // container or native sidecar whose image the preset recognises (an init
 // container that runs to completion, such as a mesh's own, which may share
 // the proxy's image, is not the sidecar). It sets the plan's container
 // name and says how it was recognised; a sidecar not found keeps its
 // preset's container name.
-func recognise(containers []container, entry int, sp *sidecarPlan) {
+func recognise(pod []podContainer, entry int, sp *sidecarPlan) {
 	for _, byImage := range []bool{false, true} {
-		for _, c := range containers {
-			if slices.Contains(sp.preset.InitContainers, c.name) {
-				continue
-			}
-			if !byImage && slices.Contains(c.byName, entry) {
-				sp.Name, sp.recognisedBy = c.name, "its container name"
-				return
-			}
-			if byImage && c.sidecar && slices.Contains(c.byImage, entry) {
-				sp.Name, sp.recognisedBy = c.name, "its image "+report.Quote(c.image)
-				return
+		for _, regular := range []bool{true, false} { // containers first
+			for _, c := range pod {
+				if c.regular != regular || !c.named || slices.Contains(sp.preset.InitContainers, c.name) {
+					continue
+				}
+				if !byImage && slices.Contains(c.byName, entry) {
+					sp.Name, sp.recognisedBy = c.name, "its container name"
+					return
+				}
+				if byImage && (c.regular || c.always) && slices.Contains(c.byImage, entry) {
+					sp.Name, sp.recognisedBy = c.name, "its image "+report.Quote(c.image)
+					return
+				}
 			}
 		}
 	}
-}
-
-// container is what recognise reads of a container.
-type container struct {
-	name, image string
-	// sidecar: a regular container, or an init container with restartPolicy Always.
-	sidecar bool
-	// byName and byImage are the entries whose presets recognise the
-	// container by its name, and by its image only.
-	byName, byImage []int
 }
 
 // admitted marks a sidecar of the catalog that is not in the pod but whose

@@ -19,9 +19,9 @@ import (
 func (t *Editor) sidecarNames(spec *yaml.RNode) map[string]bool {
 	out := make(map[string]bool, len(t.Config.Spec.Sidecars))
 	entries := t.sidecarEntries()
-	var containers []container
+	var containers []podContainer
 	if entries.recognising {
-		containers = entries.read(spec)
+		containers = t.containers(spec)
 	}
 	for i, sc := range t.Config.Spec.Sidecars {
 		out[sc.Name] = true
@@ -53,11 +53,10 @@ func (t *Editor) checkBudget(edited budget.Pod, found, injected []sidecarPlan, p
 // writes it (with action mutate): the drain and pod labels of a workload
 // the function handles, or an Ingress's, Service's or BackendConfig's
 // load balancer settings. Skipped and failed workloads are left out.
-func (t *Editor) fact(node *yaml.RNode, outcome Outcome, sidecars map[string]bool) budget.Fact {
+func (t *Editor) fact(node *yaml.RNode, w *workload.Workload, outcome Outcome, sidecars map[string]bool) budget.Fact {
 	resRef, file := Ref(node)
 	r := budget.Ref{Resource: resRef, File: file}
-	w, ok := workload.Find(node, t.Config.Spec.PodSpecPaths)
-	if !ok {
+	if w == nil {
 		return budget.Observe(node, r)
 	}
 	if outcome == OutcomeSkipped || outcome == OutcomeFailed || !workload.Selected(w, t.Config.Spec.Targets) {
@@ -70,7 +69,7 @@ func (t *Editor) fact(node *yaml.RNode, outcome Outcome, sidecars map[string]boo
 	if sidecars == nil {
 		sidecars = t.sidecarNames(spec)
 	}
-	return workloadFact(w, r, budget.ReadPod(spec, sidecars))
+	return workloadFact(w, r, readBudget(spec, sidecars))
 }
 
 // workloadFact is the fact of workload w, whose pod is read as pod.
@@ -102,7 +101,7 @@ func (t *Editor) ReadPod(ed Edit) (pod budget.Pod, ok bool) {
 	if sidecars == nil {
 		sidecars = t.sidecarNames(spec)
 	}
-	return budget.ReadPod(spec, sidecars), true
+	return readBudget(spec, sidecars), true
 }
 
 // meshes are the injected sidecars as package annotate writes their
