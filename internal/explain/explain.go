@@ -112,9 +112,9 @@ func (w *watch) explain(what string, err error) ([]Workload, error) {
 			continue
 		}
 		node := ed.Node()
-		pod.Injected = injected(cfg, node, ed.Injected())
+		pod.Injected = injected(cfg, ed.TemplateMeta(), ed.Injected())
 		out = append(out, Workload{Timeline: budget.NewTimeline(ed.Fact.Workload.String(), pod, routes[ed.Fact.Workload]), Notes: nameNotes(node, pod), Errors: ed.Errors(),
-			CannotStart: cannotStart(cfg, node, pod)})
+			CannotStart: cannotStart(cfg, ed.PodSpec(), pod)})
 	}
 	return out, nil
 }

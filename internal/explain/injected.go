@@ -9,8 +9,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -19,13 +17,9 @@ import (
 // the run found injected (transformer.Edit.Injected), so that the
 // explanation and the run agree. Each leaves as its own exit settings on
 // the pod template say.
-func injected(cfg *config.SidecarLifecycle, node *yaml.RNode, presets []string) []budget.Injected {
-	w, ok := workload.Find(node, cfg.Spec.PodSpecPaths)
-	if !ok {
-		return nil
-	}
+func injected(cfg *config.SidecarLifecycle, meta *yaml.RNode, presets []string) []budget.Injected {
 	tmpl := preset.Meta{}
-	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
+	if meta != nil {
 		tmpl = preset.Meta{Labels: budget.Labels(meta), Annotations: budget.Annotations(meta)}
 	}
 	var out []budget.Injected

@@ -9,7 +9,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/endpoint"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -17,17 +16,12 @@ import (
 // writes it whose wait command or startup probe cannot pass, why
 // (endpoint.Check), after the container's name. The sidecars are those of
 // pod, read with the run's verdict.
-func cannotStart(cfg *config.SidecarLifecycle, node *yaml.RNode, pod budget.Pod) []string {
+func cannotStart(cfg *config.SidecarLifecycle, spec *yaml.RNode, pod budget.Pod) []string {
 	sidecars := map[string]bool{}
 	for _, c := range slices.Concat(pod.Init, pod.Containers) {
 		sidecars[c.Name] = c.Sidecar
 	}
-	w, ok := workload.Find(node, cfg.Spec.PodSpecPaths)
-	if !ok {
-		return nil
-	}
-	spec, err := w.PodSpec()
-	if err != nil || spec == nil {
+	if spec == nil {
 		return nil
 	}
 	var out []string

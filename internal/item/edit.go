@@ -99,6 +99,25 @@ func (ed Edit) Each() []Edit {
 // admission.
 func (ed Edit) Injected() []string { return ed.Result.injected }
 
+// PodSpec and TemplateMeta are the pod spec and pod template metadata of
+// the workload as Node has it (nil when absent), as the edit found them.
+func (ed Edit) PodSpec() *yaml.RNode {
+	if w := ed.Result.written(); w != nil {
+		spec, _ := w.PodSpec()
+		return spec
+	}
+	return nil
+}
+
+// TemplateMeta: see PodSpec.
+func (ed Edit) TemplateMeta() *yaml.RNode {
+	if w := ed.Result.written(); w != nil {
+		meta, _ := w.Meta()
+		return meta
+	}
+	return nil
+}
+
 // Edit edits one item with the run's facts; it never changes the item and
 // may run on any goroutine. A List's entries are edited as items (see
 // editList); a workload a controller owns is left to it (see Member).
@@ -123,6 +142,7 @@ func (t *Editor) editItem(item *yaml.RNode, f *Facts) Edit {
 		return Edit{Input: item, Result: r, Member: m, Workload: w != nil}
 	}
 	r := t.item(item, w, f.Namespaces)
+	r.input = w
 	t.checkKubelets(w, f.Kubelets, &r)
 	if r.fact != nil {
 		return Edit{Input: item, Result: r, Fact: *r.fact, Member: m, Workload: w != nil}

@@ -46,8 +46,18 @@ type Result struct {
 	// other item.
 	fact *budget.Fact
 	pod  *budget.Pod
-	// edited is the workload of the edited copy, when Node is that copy.
-	edited *workload.Workload
+	// edited is the workload of the edited copy, when Node is that copy;
+	// input the input item's.
+	edited, input *workload.Workload
+}
+
+// written is the workload as Node has it: the edited copy's, else the
+// input's (Node is then the input or a copy of the same data).
+func (r Result) written() *workload.Workload {
+	if r.edited != nil {
+		return r.edited
+	}
+	return r.input
 }
 
 // Editor edits items with a loaded config. It holds no state between

@@ -22,8 +22,8 @@ func (t *Editor) checkKubelets(w *workload.Workload, nodes kubelet.Nodes, r *Res
 		return
 	}
 	pw := w
-	if t.Config.Spec.Action != config.ActionValidate && r.edited != nil {
-		pw = r.edited
+	if t.Config.Spec.Action != config.ActionValidate {
+		pw = r.written()
 	}
 	spec, err := pw.PodSpec()
 	if err != nil || spec == nil {
