@@ -18,27 +18,13 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 	return PlainStreamWith(cfgNode, r, w, Options{})
 }
 
-// PlainStreamWith runs the function on a plain multi-document YAML stream,
-// the way ResourceList runs it on a ResourceList: it reads r to the end,
-// edits every document with the config (cfgNode: a SidecarLifecycle or
-// ConfigMap node, nil for the defaults) and writes the stream to w.
-//
-// The input is UTF-8, or UTF-16 with a byte order mark (see stream.Text);
-// the output is UTF-8. Documents the function does not change are written
-// as they came, and so is everything around a document's content:
-// comments, directives and "---" lines before it, a "..." line after it
-// (see stream.Documents). A changed document is re-encoded with its own
-// list indentation and line ends, a JSON document as JSON (see
-// encodeDocument). With any error result nothing is written and the error
-// is a *report.ResultsError; with action validate the input is written
-// unchanged when no workload needs a change. An error about a place in the
-// input is a *stream.LineError, and Report.Lines gives the line of each
-// problem's resource.
-//
-// The documents are parsed, edited and encoded on every core, and the
-// stream and the output are spooled like the ResourceList's, so memory is
-// bounded by the documents in flight; a document larger than
-// Options.MaxDocumentSize is refused before it is read to its end.
+// PlainStreamWith runs the function on a plain multi-document YAML stream
+// (cfgNode: a SidecarLifecycle or ConfigMap node, nil for the defaults)
+// and writes it to w: documents it does not change as they came, with
+// everything around them; changed ones re-encoded in their own style
+// (JSON as JSON). With an error result nothing is written; an error about
+// a place in the input is a *stream.LineError. docs/performance.md says
+// how it streams.
 func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
 	e := opts.start(engine.StartAs(cfgNode, opts.Action))
 	if e.ConfigErr() != nil {

@@ -26,21 +26,11 @@ type declined struct{ why string }
 
 func (d *declined) Error() string { return "the streaming path declined the input: " + d.why }
 
-// streamed is the streaming path. It returns a *declined error, having
-// written nothing, when the input is not one it can write exactly as the
-// whole-list path does: a layout the splitter did not take, a skeleton the
-// parser reads otherwise, or an item that does not parse alone.
-//
-// The skeleton (the list without its items) gives the functionConfig, so
-// the config is loaded before any item is edited, wherever the
-// functionConfig sits. Items that may be Namespaces are noted first. Then
-// every item is parsed, edited and encoded concurrently and appended, in
-// order, to a spool; the results go to another (see engine.Run). Output
-// reaches w only at the end, because an item that fails means every item
-// must be written as it came in: the items before it are then written
-// again from their text (see pass.rewrite). A
-// spool that cannot move to its temporary file is an error, with nothing
-// written: the whole-list path would hold everything in memory.
+// streamed is the streaming path: the skeleton (the list without its
+// items) gives the functionConfig, then every item is parsed, edited and
+// encoded on every core into spools that reach w only at the end (see
+// engine.Run). It returns a *declined error, having written nothing, for
+// input it cannot write exactly as the whole-list path does.
 func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 	l := in.Layout
 	if l == nil {

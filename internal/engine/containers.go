@@ -17,16 +17,11 @@ func (e *Engine) PodSpecPath(apiVersion, kind string) ([]string, bool) {
 	return workload.SpecPath(apiVersion, kind, e.t.Config.Spec.PodSpecPaths)
 }
 
-// MayBeSidecar reports whether the run may take a container or init
-// container of the name and image for a sidecar: a sidecar the config
-// names, a container any of the config's presets (the catalog's, and the
-// config's own entries) recognises by name or image, or a mesh's own init
-// container, which native mode moves. Of any other container the run
-// reads only its name, image, restartPolicy, command, args, lifecycle and
-// probes: the edits find sidecars by name or image, and what they read
-// and write in the application's containers (the drain delay, the grace
-// period, the budget, the checks) is in those fields. It is true for
-// every container when the config did not load.
+// MayBeSidecar reports whether the run may take a container of the name
+// and image for a sidecar (the config's names, any preset's names and
+// images, the meshes' init containers); of any other container the run
+// reads only the fields the edits read (see elide). It is true for every
+// container when the config did not load.
 func (e *Engine) MayBeSidecar(name, image string) bool {
 	if e.cfgErr != nil {
 		return true
