@@ -17,9 +17,9 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -60,9 +60,9 @@ type Workload struct {
 type Options struct {
 	// MaxDocumentSize is the size above which a document of a plain
 	// stream, an item of a ResourceList, or a ResourceList the streaming
-	// path does not take, is refused with a *stream.TooLargeError before it
+	// path does not take, is refused with a *yamlio.TooLargeError before it
 	// is read further: parsing costs several times the text in memory. 0
-	// means stream.DefaultMaxDocumentSize; a negative value, no limit.
+	// means yamlio.DefaultMaxDocumentSize; a negative value, no limit.
 	MaxDocumentSize int64
 	// Action, when set, replaces the config's spec.action: the command
 	// line's validate verb.
@@ -117,7 +117,7 @@ func ResourceList(r io.Reader, w io.Writer) (Report, error) {
 
 // ResourceListWith is ResourceList with options.
 func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
+	in, err := yamlio.Read(r, yamlio.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -148,7 +148,7 @@ func mayNameNoted(line []byte) bool {
 // may be either; it returns nil then. An item is marked for
 // a backslash anywhere in it, and a workload's value may well hold one:
 // a large workload would be parsed whole for nothing (see elide).
-func mayBeNoted(in *stream.Input) func(i int) (*yaml.RNode, error) {
+func mayBeNoted(in *yamlio.Input) func(i int) (*yaml.RNode, error) {
 	return func(i int) (*yaml.RNode, error) {
 		text, err := in.Item(i)
 		if err != nil {
@@ -166,7 +166,7 @@ func mayBeNoted(in *stream.Input) func(i int) (*yaml.RNode, error) {
 // mayBeNotedDocument is mayBeNoted for document i of a plain stream: it
 // parses the document unless scan.Scan reads its kind and that kind is
 // not one notedKind names.
-func mayBeNotedDocument(docs *stream.Documents, i int) (*yaml.RNode, error) {
+func mayBeNotedDocument(docs *yamlio.Documents, i int) (*yaml.RNode, error) {
 	d, err := readText(docs, i)
 	if err != nil {
 		return nil, err

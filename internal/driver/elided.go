@@ -3,10 +3,10 @@ package driver
 import (
 	"bytes"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/elide"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/elide"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
 )
 
 // elideFrom is the size of an item's text from which the streaming path
@@ -21,7 +21,7 @@ var elideFrom = 256 << 10
 // when the item is not one to elide, or when anything on the way fails
 // (a parse, the encoding, a placeholder not found once): the caller then
 // edits the item's own text, which also gives the right error.
-func editElided(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, bool) {
+func editElided(in *yamlio.Input, e *engine.Engine, i int, text []byte) (encoded, bool) {
 	it, ok := elided(in, e, text)
 	if !ok || in.Layout.Joined(i) {
 		return encoded{}, false
@@ -42,7 +42,7 @@ func editElided(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded
 
 // elided is the item's text with the container fields the run does not
 // read elided, or false when it is not an item to elide.
-func elided(in *stream.Input, e *engine.Engine, text []byte) (*elide.Item, bool) {
+func elided(in *yamlio.Input, e *engine.Engine, text []byte) (*elide.Item, bool) {
 	if in.Layout.JSON || len(text) < elideFrom || !elidable(text) {
 		return nil, false
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // Run is ResourceList without the report.
@@ -28,7 +28,7 @@ func RunWholeList(r io.Reader, w io.Writer) (Report, error) {
 // with why, when the path declines the input and would hand it to the
 // whole-list path.
 func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report, err error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
+	in, err := yamlio.Read(r, yamlio.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
 	if err != nil {
 		return false, "", Report{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -67,7 +67,7 @@ func SetElideFrom(size int) (restore func()) {
 // streaming path reduces before it parses it (see elided); 0 when it does
 // not take the list.
 func ElidedItems(rl []byte) (int, error) {
-	in, err := stream.Read(bytes.NewReader(rl), stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
+	in, err := yamlio.Read(bytes.NewReader(rl), yamlio.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
 	if err != nil {
 		return 0, err
 	}

@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // PlainItems reads a plain multi-document YAML stream the way PlainStream
@@ -15,7 +15,7 @@ import (
 // nothing but comments. A document that is not valid YAML, or not a
 // mapping, is a one-line error that names it, as in PlainStream.
 func PlainItems(r io.Reader) ([]*yaml.RNode, error) {
-	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{MemoryLimit: spoolLimit})
+	docs, err := yamlio.ReadDocuments(yamlio.Text(r), yamlio.Options{MemoryLimit: spoolLimit})
 	if err != nil {
 		return nil, fmt.Errorf("reading input: %w", err)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 )
 
 // PlainStream is PlainStreamWith with the default Options.
@@ -23,16 +23,16 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 // edits every document with the config (cfgNode: a SidecarLifecycle or
 // ConfigMap node, nil for the defaults) and writes the stream to w.
 //
-// The input is UTF-8, or UTF-16 with a byte order mark (see stream.Text);
+// The input is UTF-8, or UTF-16 with a byte order mark (see yamlio.Text);
 // the output is UTF-8. Documents the function does not change are written
 // as they came, and so is everything around a document's content:
 // comments, directives and "---" lines before it, a "..." line after it
-// (see stream.Documents). A changed document is re-encoded with its own
+// (see yamlio.Documents). A changed document is re-encoded with its own
 // list indentation and line ends, a JSON document as JSON (see
 // encodeDocument). With any error result nothing is written and the error
 // is a *report.ResultsError; with action validate the input is written
 // unchanged when no workload needs a change. An error about a place in the
-// input is a *stream.LineError, and Report.Lines gives the line of each
+// input is a *yamlio.LineError, and Report.Lines gives the line of each
 // problem's resource.
 //
 // The documents are parsed, edited and encoded on every core, and the
@@ -44,7 +44,7 @@ func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options
 	if e.ConfigErr() != nil {
 		return newReport(e.Close(), e, opts)
 	}
-	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
+	docs, err := yamlio.ReadDocuments(yamlio.Text(r), yamlio.Options{
 		Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
 	})
 	if err != nil {
@@ -159,7 +159,7 @@ func resourceKey(root *yaml.Node) string {
 // It stops at the first document that is not valid YAML. A run with a
 // failed item writes nothing, so the documents written before it stay as
 // they are in the spool, which is dropped.
-func plainPass(docs *stream.Documents, e *engine.Engine, opts Options) (*spool.Spool, *plainResults, fn.Results, error) {
+func plainPass(docs *yamlio.Documents, e *engine.Engine, opts Options) (*spool.Spool, *plainResults, fn.Results, error) {
 	out := spool.New(spoolLimit)
 	p := &plainResults{resources: map[string]int{}, opts: opts}
 	closing, err := engine.Run(e, engine.Pass[plainDocument]{
@@ -209,7 +209,7 @@ type plainDocument struct {
 // document edits document i and returns what to write for it: the input
 // text when nothing changed, without parsing it when the run does not read
 // it (see untouched).
-func document(docs *stream.Documents, e *engine.Engine, i int) (plainDocument, error) {
+func document(docs *yamlio.Documents, e *engine.Engine, i int) (plainDocument, error) {
 	d, err := readText(docs, i)
 	if err != nil {
 		return plainDocument{}, err
@@ -236,7 +236,7 @@ func document(docs *stream.Documents, e *engine.Engine, i int) (plainDocument, e
 	if w := ed.Written(); w.Changed {
 		body, err := encodeDocument(d.doc, w.Node, d.body)
 		if err != nil {
-			return plainDocument{}, &stream.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
+			return plainDocument{}, &yamlio.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
 		}
 		out.text = d.textWith(body)
 	}

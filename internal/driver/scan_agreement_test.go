@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
 )
 
 // yamlBreaks are the line breaks yaml.v3 knows besides LF and CRLF: a lone

@@ -389,9 +389,9 @@ var vendorShapes = map[string]string{
 // localShapes are lists with items the streaming path cannot parse alone:
 // it parses each with its neighbours (a comment at the end of an item or
 // after it that the parser may attach elsewhere alone: see
-// stream.Layout.Joined), or mends the split (a quoted scalar or a flow
+// yamlio.Layout.Joined), or mends the split (a quoted scalar or a flow
 // collection holding a line that looks like an item's start: see
-// stream.Input.Merge), and takes the rest of the list item by item.
+// yamlio.Input.Merge), and takes the rest of the list item by item.
 var localShapes = map[string]string{
 	"comment-in-item-at-column-0":        "- " + itemPod + "# inside\n  status: {}\n- " + itemPod,
 	"comment-after-flow-item":            "- {kind: Pod, metadata: {name: q}}\n# between\n- " + itemPod,

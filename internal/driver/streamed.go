@@ -12,10 +12,10 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 )
 
 // declined is the streaming path's answer for a ResourceList it cannot
@@ -41,7 +41,7 @@ func (d *declined) Error() string { return "the streaming path declined the inpu
 // again from their text (see pass.rewrite). A
 // spool that cannot move to its temporary file is an error, with nothing
 // written: the whole-list path would hold everything in memory.
-func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
+func streamed(in *yamlio.Input, w io.Writer, opts Options) (Report, error) {
 	l := in.Layout
 	if l == nil {
 		return Report{}, &declined{in.Declined}
@@ -57,7 +57,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 	var fcText []byte
 	if configNode(fc) != nil { // as write leaves out an empty one
 
-		if fcText, err = yamltext.FunctionConfigText(fc); err != nil {
+		if fcText, err = emit.FunctionConfigText(fc); err != nil {
 			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
 		}
 	}
@@ -66,7 +66,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	defer out.close()
-	text, err := yamltext.ResultsText(report.Untagged(closing))
+	text, err := emit.ResultsText(report.Untagged(closing))
 	if err != nil {
 		return Report{}, fmt.Errorf("encoding the results: %w", err)
 	}
@@ -76,7 +76,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 	if err := out.results.Flush(); err != nil {
 		return Report{}, err
 	}
-	list := yamltext.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
+	list := emit.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
 	if _, err := list.WriteTo(w); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
@@ -87,7 +87,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 // the key after it, on the lines where the splitter put them (in JSON: one
 // items key, with an empty list): then the items the splitter cut out are
 // exactly the items of the list.
-func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
+func splitAgrees(doc *yaml.RNode, l *yamlio.Layout) bool {
 	c := doc.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
 		if c[i].Value != "items" {
@@ -112,10 +112,10 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 // mendedPass runs streamPass with a new engine for config. Items that do
 // not parse alone, where the splitter cut inside a quoted scalar, are each
 // merged with the items after them when their text parses as one (see
-// stream.Input.Merge), and the pass runs again from the start, which no
+// yamlio.Input.Merge), and the pass runs again from the start, which no
 // output has reached yet: up to maxMended times, then it declines, as it
 // does for an item no merge mends.
-func mendedPass(in *stream.Input, config *yaml.RNode, opts Options) (*pass, fn.Results, *engine.Engine, error) {
+func mendedPass(in *yamlio.Input, config *yaml.RNode, opts Options) (*pass, fn.Results, *engine.Engine, error) {
 	for mended := 0; ; mended++ {
 		e := opts.start(engine.Start(config))
 		out, closing, err := streamPass(in, e, opts)
@@ -134,8 +134,8 @@ func mendedPass(in *stream.Input, config *yaml.RNode, opts Options) (*pass, fn.R
 const maxMended = 4
 
 // mend merges each of items, in order, with the items after it (see
-// stream.Input.Merge); it reports false when one cannot be.
-func mend(in *stream.Input, items []int) bool {
+// yamlio.Input.Merge); it reports false when one cannot be.
+func mend(in *yamlio.Input, items []int) bool {
 	sort.Ints(items)
 	gone, last := 0, -1 // items merged away before the next one
 	for _, i := range items {
@@ -155,7 +155,7 @@ func mend(in *stream.Input, items []int) bool {
 }
 
 // unparsed is the error of a pass with items that do not parse where they
-// sit (see stream.ParseError): the pass went on to find them all.
+// sit (see yamlio.ParseError): the pass went on to find them all.
 type unparsed struct {
 	items []int
 	first error
@@ -179,9 +179,9 @@ type pass struct {
 }
 
 // unparse notes that item i does not parse where it sits when err is a
-// *stream.ParseError, and returns err otherwise.
+// *yamlio.ParseError, and returns err otherwise.
 func (p *pass) unparse(err error) error {
-	var parseErr *stream.ParseError
+	var parseErr *yamlio.ParseError
 	if !errors.As(err, &parseErr) {
 		return err
 	}
@@ -221,7 +221,7 @@ type encoded struct {
 // returns them with the closing results. An item that does not parse
 // where it sits makes it go on only to find the others, and return them
 // as an *unparsed error; it stops at any read or spool error.
-func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
+func streamPass(in *yamlio.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
 	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit), opts: opts}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
 		Len: in.Layout.Len(), Window: 32,
@@ -266,7 +266,7 @@ func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Res
 // through unread): the text Prepare encoded, or, when the run learnt of a
 // failed item since, the item as it came with its results in a failed
 // run.
-func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *engine.Written) error {
+func (p *pass) write(in *yamlio.Input, e *engine.Engine, i int, enc encoded, w *engine.Written) error {
 	if w == nil {
 		_, err := p.items.Write(enc.text)
 		return err
@@ -297,7 +297,7 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 // rewrite writes the k items written so far again as they came, with their
 // results in a failed run: their warnings and errors, all of which
 // p.problems holds (an info said a change the run no longer writes).
-func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
+func (p *pass) rewrite(in *yamlio.Input, e *engine.Engine, k int) error {
 	p.close()
 	p.items, p.results = spool.New(spoolLimit), spool.New(spoolLimit)
 	for i := range k {
@@ -320,7 +320,7 @@ func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
 // asItCame is item i's text as the streaming path writes an item it does
 // not change: its own text when the writer writes it so (see
 // untouchedItem), else the encoding of its parse.
-func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
+func asItCame(in *yamlio.Input, e *engine.Engine, i int) ([]byte, error) {
 	text, ok, err := untouchedItem(in, e, i)
 	if err != nil || ok {
 		return text, err
@@ -337,13 +337,13 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 	return entryText(item)
 }
 
-// entryText is an item's text as the list's entry (yamltext.ItemText),
+// entryText is an item's text as the list's entry (emit.ItemText),
 // with the blank line the writer puts after an entry that holds a comment
 // of its own at its end (a flow mapping followed by comments: the parser
 // attaches them to the entry) when anything follows it: another entry, or
 // the results every list ends with.
 func entryText(item *yaml.RNode) ([]byte, error) {
-	text, err := yamltext.ItemText(item)
+	text, err := emit.ItemText(item)
 	if err != nil || item.YNode().FootComment == "" || len(text) == 0 {
 		return text, err
 	}
@@ -356,7 +356,7 @@ func resultsText(results fn.Results) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, nil
 	}
-	text, err := yamltext.ResultsText(report.Untagged(results))
+	text, err := emit.ResultsText(report.Untagged(results))
 	if err != nil {
 		return nil, fmt.Errorf("encoding the results: %w", err)
 	}
@@ -365,7 +365,7 @@ func resultsText(results fn.Results) ([]byte, error) {
 
 // editItem parses, checks, edits and encodes item i, whose text is given
 // when it was read already.
-func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, error) {
+func editItem(in *yamlio.Input, e *engine.Engine, i int, text []byte) (encoded, error) {
 	var (
 		item *yaml.RNode
 		err  error
@@ -375,7 +375,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 	} else {
 		item, err = in.ParseItem(i)
 	}
-	var parseErr *stream.ParseError
+	var parseErr *yamlio.ParseError
 	if err != nil && !errors.As(err, &parseErr) {
 		return encoded{}, fmt.Errorf("reading input: %w", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
 )
 
 // untouched reports whether the run need not parse a plain stream
@@ -28,9 +28,9 @@ func untouched(e *engine.Engine, body []byte) bool {
 // streaming path may write its text in its place without parsing it: the
 // run does not read it (as untouched says for a plain document), and
 // scan.ScanItem finds it already as the writer writes it. An item joined to
-// its neighbours (see stream.Layout.Joined) is always parsed: its own text
+// its neighbours (see yamlio.Layout.Joined) is always parsed: its own text
 // does not say where the parser attaches its comments.
-func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, error) {
+func untouchedItem(in *yamlio.Input, e *engine.Engine, i int) ([]byte, bool, error) {
 	if in.Layout.JSON {
 		return nil, false, nil
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 )
 
 const configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\ndata:\n  mode: fast\n"
@@ -135,7 +135,7 @@ func checkScan(t *testing.T, body string) {
 		if !ok {
 			return
 		}
-		doc, err := stream.DecodeOne(strings.NewReader(body))
+		doc, err := yamlio.DecodeOne(strings.NewReader(body))
 		if err != nil {
 			t.Fatalf("scanned, but the parser fails: %v\n%q", err, body)
 		}
@@ -147,7 +147,7 @@ func checkScan(t *testing.T, body string) {
 		if item.GetKind() != s.Kind || item.GetApiVersion() != s.APIVersion {
 			t.Fatalf("scanned %+v, parsed %q %q:\n%q", s, item.GetApiVersion(), item.GetKind(), body)
 		}
-		shape, err := yamlshape.Walk(root)
+		shape, err := shapes.Walk(root)
 		if err != nil || shape.Anchored {
 			t.Fatalf("scanned, but the walk finds %v (anchored %v):\n%q", err, shape.Anchored, body)
 		}
@@ -166,7 +166,7 @@ func FuzzScanItemIsItemText(f *testing.F) {
 	if err := corpus.WriteMix(&list, corpus.Mix{Workloads: 30, Others: 4}); err != nil {
 		f.Fatal(err)
 	}
-	in, err := stream.Read(bytes.NewReader(list.Bytes()), stream.Options{})
+	in, err := yamlio.Read(bytes.NewReader(list.Bytes()), yamlio.Options{})
 	if err != nil || in.Layout == nil {
 		f.Fatalf("the corpus does not split: %v", err)
 	}
@@ -215,7 +215,7 @@ func TestScanItemPublished(t *testing.T) {
 	if err := corpus.WritePublished(&list, files, 1); err != nil {
 		t.Fatal(err)
 	}
-	in, err := stream.Read(bytes.NewReader(list.Bytes()), stream.Options{})
+	in, err := yamlio.Read(bytes.NewReader(list.Bytes()), yamlio.Options{})
 	if err != nil || in.Layout == nil {
 		t.Fatalf("the list does not split: %v", err)
 	}
@@ -256,11 +256,11 @@ func TestScanItemEmptyCollections(t *testing.T) {
 		if !c.dropped {
 			continue
 		}
-		item, err := stream.ParseItem([]byte(c.text))
+		item, err := yamlio.ParseItem([]byte(c.text))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out, err := yamltext.ItemText(item); err != nil || string(out) == c.text {
+		if out, err := emit.ItemText(item); err != nil || string(out) == c.text {
 			t.Errorf("ItemText writes the empty mapping: %v\n%s", err, out)
 		}
 	}
@@ -300,20 +300,20 @@ func checkScanItem(t *testing.T, text string) {
 		if !ok {
 			return
 		}
-		item, err := stream.ParseItem([]byte(text))
+		item, err := yamlio.ParseItem([]byte(text))
 		if err != nil {
 			t.Fatalf("scanned, but the parser fails: %v\n%q", err, text)
 		}
 		if item.GetKind() != s.Kind || item.GetApiVersion() != s.APIVersion {
 			t.Fatalf("scanned %+v, parsed %q %q:\n%q", s, item.GetApiVersion(), item.GetKind(), text)
 		}
-		if shape, err := yamlshape.Walk(item.YNode()); err != nil || shape.Anchored {
+		if shape, err := shapes.Walk(item.YNode()); err != nil || shape.Anchored {
 			t.Fatalf("scanned, but the walk finds %v (anchored %v):\n%q", err, shape.Anchored, text)
 		}
 		if err := checkItem(item.YNode()); err != nil {
 			t.Fatalf("scanned, but checkItem: %v\n%q", err, text)
 		}
-		out, err := yamltext.ItemText(item)
+		out, err := emit.ItemText(item)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,7 +352,7 @@ func TestMayBeNamespace(t *testing.T) {
 		}
 		rl.WriteString("\n")
 	}
-	in, err := stream.Read(&rl, stream.Options{Mark: mayNameNoted})
+	in, err := yamlio.Read(&rl, yamlio.Options{Mark: mayNameNoted})
 	if err != nil || in.Layout == nil {
 		t.Fatalf("the list does not split: %v", err)
 	}

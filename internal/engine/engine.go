@@ -14,7 +14,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -271,7 +271,7 @@ type Written struct {
 	// Node is the item to write: the edited item, or the input item when
 	// nothing changed, the action is validate or the run fails. An item
 	// nothing changed may still be a copy whose comments are placed to
-	// read back where they were (see yamlshape.Stable).
+	// read back where they were (see shapes.Stable).
 	Node *yaml.RNode
 	// Changed reports whether an edit changed the item (for a List, one
 	// of its entries): only then does Node hold other data than the input
@@ -402,7 +402,7 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 // and Add for each item, then Close. See Transformer.Transform. Items held
 // together may share anchors: an alias in one item whose anchor was in an
 // item the run expanded is replaced by what it referred to (see
-// yamlshape.KeepAliases), and an item where that fails fails.
+// shapes.KeepAliases), and an item where that fails fails.
 func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	for _, item := range items {
 		e.Note(item)
@@ -414,7 +414,7 @@ func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 		edits[i] = e.Edit(item)
 		nodes[i] = edits[i].Node()
 	}
-	if i, err := yamlshape.KeepAliases(items, nodes); err != nil {
+	if i, err := shapes.KeepAliases(items, nodes); err != nil {
 		edits[i].result.outcome = outcomeFailed
 		edits[i].result.Log.FailWith(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 )
 
 // editList edits a List (see list.Items), as `kubectl get -o yaml|json`
@@ -38,7 +38,7 @@ func (e *Engine) editList(item *yaml.RNode, nodes []*yaml.Node) Edit {
 		out[i] = ed.entries[i].result.Node
 	}
 	// An entry's alias whose anchor was in an entry written expanded.
-	if i, err := yamlshape.KeepAliases(in, out); err != nil {
+	if i, err := shapes.KeepAliases(in, out); err != nil {
 		ed.entries[i].result.outcome = outcomeFailed
 		ed.entries[i].result.Log.FailWith(err)
 	}
@@ -70,11 +70,11 @@ func checkList(item *yaml.RNode, entries []*yaml.Node) error {
 	c := item.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
 		if keys[c[i].Value] {
-			return &yamlshape.DuplicateKeyError{Key: c[i].Value}
+			return &shapes.DuplicateKeyError{Key: c[i].Value}
 		}
 		keys[c[i].Value] = true
 	}
-	if _, err := yamlshape.Walk(list.Without(item).YNode()); err != nil {
+	if _, err := shapes.Walk(list.Without(item).YNode()); err != nil {
 		return err
 	}
 	for i, n := range entries {

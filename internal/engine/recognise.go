@@ -9,7 +9,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -67,7 +67,7 @@ func (t *Transformer) sidecarEntries() *entries {
 func (e *entries) read(spec *yaml.RNode) []container {
 	var out []container
 	for _, field := range []string{podspec.Containers, podspec.InitContainers} {
-		list, err := yamlnode.Lookup(spec, field)
+		list, err := tree.Lookup(spec, field)
 		if err != nil || list == nil || list.YNode().Kind != yaml.SequenceNode {
 			continue
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -25,7 +25,7 @@ func injected(cfg *config.SidecarLifecycle, node *yaml.RNode, presets []string) 
 		return nil
 	}
 	tmpl := preset.Meta{}
-	if meta, err := yamlnode.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
+	if meta, err := tree.Lookup(node, w.TemplateMetaPath()...); err == nil && meta != nil {
 		tmpl = preset.Meta{Labels: budget.Labels(meta), Annotations: budget.Annotations(meta)}
 	}
 	var out []budget.Injected
