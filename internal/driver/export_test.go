@@ -40,12 +40,6 @@ func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report
 	return true, "", rep, err
 }
 
-// ScalarClasses is scalarClasses, for the fuzz targets' seeds.
-var ScalarClasses = scalarClasses
-
-// YAMLBreaks is yamlBreaks.
-var YAMLBreaks = yamlBreaks
-
 // SetSpoolLimit sets how much the streaming paths keep in memory before
 // they move to temporary files, and returns a function that restores it.
 func SetSpoolLimit(limit int64) (restore func()) {

@@ -1,48 +1,20 @@
-package driver
+package scan_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/yamltest"
 )
 
-// yamlBreaks are the line breaks yaml.v3 knows besides LF and CRLF: a lone
-// CR, NEL (U+0085), LS (U+2028) and PS (U+2029). It breaks a line at each
-// of them in every context: in a comment, a plain or quoted scalar, a
-// block scalar and between tokens.
-var yamlBreaks = []string{"\r", "\u0085", "\u2028", "\u2029"}
-
-// yamlEscapes are escapes of a double-quoted scalar: one of every class
-// yaml.v3 reads (a character, a code of 2, 4 or 8 hex digits, a line
-// break), and some it refuses ("\/", "\q", a short code).
-var yamlEscapes = []string{`\0`, `\a`, `\b`, `\t`, "\\\t", `\n`, `\v`, `\f`, `\r`, `\e`, `\ `, `\"`, `\'`, `\\`, `\N`, `\_`, `\L`, `\P`,
-	`\x41`, `\xe9`, `\u00e9`, `\u2028`, `\U0001F600`, "\\\n  ", `\/`, `\q`, `\x4`, `\u12`}
-
-// scalarClasses are values for a key at column 0 or 2 that carry every
-// line break of YAML in a plain, quoted and block scalar and in a
-// comment, every escape class in a double-quoted scalar, and the values
-// the writer writes otherwise than they came ("<<", "~", "null", a quoted
-// empty string, "[]", "{}" as annotations): the fuzz targets' seeds for
-// what the scans must decline or read as the parser does.
-func scalarClasses() []string {
-	values := []string{"<<", "~", "null", "''", "[]", "{}"}
-	for _, b := range append([]string{"\n", "\r\n"}, yamlBreaks...) {
-		values = append(values, "x"+b+"kind: Pod", "x # c"+b+"kind: Pod", "'x"+b+"y'", `"x`+b+`y"`, "|\n      x"+b+"kind: Pod")
-	}
-	for _, e := range yamlEscapes {
-		values = append(values, `"x`+e+`y"`)
-	}
-	return values
-}
-
 // TestScanDeclinesYAMLBreaks: scan.Scan reads no document that holds one
-// of yamlBreaks, and ScanItem no item. Each document below reads otherwise
+// of yamltest.Breaks, and ScanItem no item. Each document below reads otherwise
 // when the break is taken for an ordinary character: a kind the parser
 // reads twice, a kind in what looks like a comment, and a Deployment whose
 // kind sits between two breaks where the scan would read a ConfigMap.
 func TestScanDeclinesYAMLBreaks(t *testing.T) {
-	for _, b := range yamlBreaks {
+	for _, b := range yamltest.Breaks {
 		for _, doc := range []string{
 			"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: x" + b + "kind: Pod\n",
 			"apiVersion: v1\nkind: ConfigMap # c" + b + "metadata: 1\n",
@@ -99,5 +71,35 @@ func TestScanItemDroppedAnnotations(t *testing.T) {
 		if _, ok := scan.ScanItem([]byte(item)); ok {
 			t.Errorf("ScanItem reads annotations %s", value)
 		}
+	}
+}
+
+// TestScanReads: Scan reads the top-level apiVersion and kind of a
+// document in its subset, and declines one outside it; ScanItem reads an
+// item's the same way.
+func TestScanReads(t *testing.T) {
+	for _, c := range []struct {
+		doc              string
+		apiVersion, kind string
+		ok               bool
+	}{
+		{configMap, "v1", "ConfigMap", true},
+		{"kind: Secret # c\napiVersion: v1\ndata:\n  a: |\n    kind: Pod\n", "v1", "Secret", true},
+		{"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 1\n  a: 2\n", "", "", false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: a\n", "", "", false},
+		{"apiVersion: v1\nkind: ConfigMap\nx: &a 1\n", "", "", false},
+		{`{"apiVersion": "v1", "kind": "ConfigMap"}` + "\n", "", "", false},
+	} {
+		s, ok := scan.Scan([]byte(c.doc))
+		if ok != c.ok || s.APIVersion != c.apiVersion || s.Kind != c.kind {
+			t.Errorf("Scan = %+v, %v; want %q %q, %v:\n%s", s, ok, c.apiVersion, c.kind, c.ok, c.doc)
+		}
+	}
+	s, ok := scan.ScanItem([]byte("- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n"))
+	if !ok || s.APIVersion != "apps/v1" || s.Kind != "Deployment" {
+		t.Errorf("ScanItem = %+v, %v", s, ok)
+	}
+	if s, ok := scan.ScanItem([]byte("- apiVersion: v1\n  kind: ConfigMap\n  data:\n    a: \"\\x41\"\n")); ok {
+		t.Errorf("ScanItem reads an item with an escape, which the writer writes otherwise: %+v", s)
 	}
 }
