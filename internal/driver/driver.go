@@ -18,7 +18,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -143,7 +142,7 @@ func mayNameNoted(line []byte) bool {
 }
 
 // mayBeNoted is the parse of the streaming path's pre-pass (see
-// engine.Pass): it parses item i unless scan.ScanItem reads the item's
+// engine.Pass): it parses item i unless Input.ScanItem reads the item's
 // kind, and that kind is neither Namespace, Node nor a List, whose entries
 // may be either; it returns nil then. An item is marked for
 // a backslash anywhere in it, and a workload's value may well hold one:
@@ -154,24 +153,22 @@ func mayBeNoted(in *yamlio.Input) func(i int) (*yaml.RNode, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !in.Layout.JSON {
-			if s, ok := scan.ScanItem(text); ok && !notedKind(s.Kind) {
-				return nil, nil
-			}
+		if s, ok := in.ScanItem(text); ok && !notedKind(s.Kind) {
+			return nil, nil
 		}
 		return in.ParseItemText(i, text)
 	}
 }
 
 // mayBeNotedDocument is mayBeNoted for document i of a plain stream: it
-// parses the document unless scan.Scan reads its kind and that kind is
+// parses the document unless yamlio.ScanDocument reads its kind and that kind is
 // not one notedKind names.
 func mayBeNotedDocument(docs *yamlio.Documents, i int) (*yaml.RNode, error) {
 	d, err := readText(docs, i)
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := scan.Scan(d.body); ok && !notedKind(s.Kind) {
+	if s, ok := yamlio.ScanDocument(d.body); ok && !notedKind(s.Kind) {
 		return nil, nil
 	}
 	if d.doc, err = d.parse(); err != nil || d.doc == nil {

@@ -108,7 +108,7 @@ func TestCommentedItemNotElided(t *testing.T) {
 	}
 	defer SetElideFrom(0)()
 	in, e, text := firstItem(t, rl)
-	if !asWritten(text) {
+	if !asWritten(in, text) {
 		t.Fatalf("ScanItem does not read the item:\n%s", text)
 	}
 	if it, ok := elided(in, e, text); ok {

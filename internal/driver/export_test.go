@@ -7,6 +7,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/elide"
 )
 
 // Run is ResourceList without the report.
@@ -85,4 +86,14 @@ func ElidedItems(rl []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// elided is the item's text as editElided elides it (see
+// yamlio.Input.Elide), or false when it is not an item to elide: smaller
+// than elideFrom, or one Elide declines.
+func elided(in *yamlio.Input, e *engine.Engine, text []byte) (*elide.Item, bool) {
+	if len(text) < elideFrom {
+		return nil, false
+	}
+	return in.Elide(text, e.PodSpecPath, e.MayBeSidecar)
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/scan"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 )
 
@@ -386,7 +385,7 @@ func editItem(in *yamlio.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
 	}
 	ed := e.Edit(item)
-	if w := ed.Written(); !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(text) {
+	if w := ed.Written(); !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(in, text) {
 		results, err := resultsText(w.Results)
 		return encoded{edit: ed, text: text, results: results}, err
 	}
@@ -398,10 +397,10 @@ func editItem(in *yamlio.Input, e *engine.Engine, i int, text []byte) (encoded, 
 }
 
 // asWritten reports whether an item's text is what the writer writes for
-// it (see scan.ScanItem): an item the run does not change is then
+// it (see yamlio.Input.ScanItem): an item the run does not change is then
 // written as its text, which spares its encoding.
-func asWritten(text []byte) bool {
-	_, ok := scan.ScanItem(text)
+func asWritten(in *yamlio.Input, text []byte) bool {
+	_, ok := in.ScanItem(text)
 	return ok
 }
 
