@@ -18,7 +18,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -185,4 +184,4 @@ func notedKind(kind string) bool {
 
 // spoolLimit is how much of the input, and of the output, the streaming
 // paths keep in memory before they move to temporary files.
-var spoolLimit int64 = spool.MemoryLimit
+var spoolLimit int64 = yamlio.MemoryLimit

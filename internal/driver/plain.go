@@ -10,7 +10,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 )
 
 // PlainStream is PlainStreamWith with the default Options.
@@ -159,8 +158,8 @@ func resourceKey(root *yaml.Node) string {
 // It stops at the first document that is not valid YAML. A run with a
 // failed item writes nothing, so the documents written before it stay as
 // they are in the spool, which is dropped.
-func plainPass(docs *yamlio.Documents, e *engine.Engine, opts Options) (*spool.Spool, *plainResults, fn.Results, error) {
-	out := spool.New(spoolLimit)
+func plainPass(docs *yamlio.Documents, e *engine.Engine, opts Options) (*yamlio.Output, *plainResults, fn.Results, error) {
+	out := yamlio.NewOutput(spoolLimit)
 	p := &plainResults{resources: map[string]int{}, opts: opts}
 	closing, err := engine.Run(e, engine.Pass[plainDocument]{
 		Len: docs.Len(), Window: 64,

@@ -14,7 +14,6 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 )
 
 // declined is the streaming path's answer for a ResourceList it cannot
@@ -69,14 +68,13 @@ func streamed(in *yamlio.Input, w io.Writer, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("encoding the results: %w", err)
 	}
-	if _, err := out.results.Write(text); err != nil {
+	if _, err := out.output.WriteResults(text); err != nil {
 		return Report{}, err
 	}
-	if err := out.results.Flush(); err != nil {
+	if err := out.output.Flush(); err != nil {
 		return Report{}, err
 	}
-	list := emit.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
-	if _, err := list.WriteTo(w); err != nil {
+	if _, err := out.output.WriteList(w, l.Len(), fcText); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
 	return newReport(append(out.problems, closing...), e, opts)
@@ -165,9 +163,9 @@ func (u *unparsed) Error() string { return u.first.Error() }
 // pass is the output of one pass over the items: the encoded items and
 // results, and the results a Report keeps (Options.kept).
 type pass struct {
-	items, results *spool.Spool
-	problems       fn.Results
-	opts           Options
+	output   *yamlio.Output
+	problems fn.Results
+	opts     Options
 	// mu guards unparsed, the items that did not parse (see unparsed),
 	// and failed, the first of their errors.
 	mu       sync.Mutex
@@ -201,10 +199,7 @@ func (p *pass) mending() bool {
 	return p.failed != nil
 }
 
-func (p *pass) close() {
-	p.items.Close()
-	p.results.Close()
-}
+func (p *pass) close() { p.output.Close() }
 
 // encoded is one item as the streaming path writes it: its edit, unless
 // it is written as it came without being read (see untouchedItem).
@@ -221,7 +216,7 @@ type encoded struct {
 // where it sits makes it go on only to find the others, and return them
 // as an *unparsed error; it stops at any read or spool error.
 func streamPass(in *yamlio.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
-	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit), opts: opts}
+	p := &pass{output: yamlio.NewOutput(spoolLimit), opts: opts}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
 		Len: in.Layout.Len(), Window: 32,
 		Marked: in.Layout.Marked, ParseMarked: mayBeNoted(in),
@@ -252,7 +247,7 @@ func streamPass(in *yamlio.Input, e *engine.Engine, opts Options) (*pass, fn.Res
 		err = &unparsed{items: p.unparsed, first: p.failed}
 	}
 	if err == nil {
-		err = p.items.Flush()
+		err = p.output.Flush()
 	}
 	if err != nil {
 		p.close()
@@ -267,7 +262,7 @@ func streamPass(in *yamlio.Input, e *engine.Engine, opts Options) (*pass, fn.Res
 // run.
 func (p *pass) write(in *yamlio.Input, e *engine.Engine, i int, enc encoded, w *engine.Written) error {
 	if w == nil {
-		_, err := p.items.Write(enc.text)
+		_, err := p.output.Write(enc.text)
 		return err
 	}
 	var err error
@@ -283,10 +278,10 @@ func (p *pass) write(in *yamlio.Input, e *engine.Engine, i int, enc encoded, w *
 			return err
 		}
 	}
-	if _, err := p.items.Write(enc.text); err != nil {
+	if _, err := p.output.Write(enc.text); err != nil {
 		return err
 	}
-	if _, err := p.results.Write(enc.results); err != nil {
+	if _, err := p.output.WriteResults(enc.results); err != nil {
 		return err
 	}
 	p.problems = append(p.problems, p.opts.kept(w.Results)...)
@@ -297,14 +292,13 @@ func (p *pass) write(in *yamlio.Input, e *engine.Engine, i int, enc encoded, w *
 // results in a failed run: their warnings and errors, all of which
 // p.problems holds (an info said a change the run no longer writes).
 func (p *pass) rewrite(in *yamlio.Input, e *engine.Engine, k int) error {
-	p.close()
-	p.items, p.results = spool.New(spoolLimit), spool.New(spoolLimit)
+	p.output.Reset()
 	for i := range k {
 		text, err := asItCame(in, e, i)
 		if err != nil {
 			return err
 		}
-		if _, err := p.items.Write(text); err != nil {
+		if _, err := p.output.Write(text); err != nil {
 			return err
 		}
 	}
@@ -312,7 +306,7 @@ func (p *pass) rewrite(in *yamlio.Input, e *engine.Engine, k int) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.results.Write(text)
+	_, err = p.output.WriteResults(text)
 	return err
 }
 
