@@ -1,9 +1,13 @@
-// Package yamlio splits the function's input, textually: a ResourceList at
-// the top-level entries of its items list, and a plain stream into its
+// Package yamlio is the drivers' entry to the YAML text of the function's
+// input and output. It splits the input, textually: a ResourceList at the
+// top-level entries of its items list, and a plain stream into its
 // documents, so that the items can be parsed, edited and encoded one by one
-// on every core while memory stays bounded by the items in flight (package
-// emit writes each piece of the output as kio.ByteWriter does; package
-// scan spares the parse of items the run does not read).
+// on every core while memory stays bounded by the items in flight. It
+// scans an item or document the run need not parse (Input.ScanItem,
+// ScanDocument: package scan), reduces a large workload (Input.Elide:
+// package elide) and holds the output until the run is done (Output:
+// package spool); package emit writes each piece of the output as
+// kio.ByteWriter does.
 //
 // The splitter accepts only layouts it understands with certainty and says
 // so otherwise: the caller then runs the whole-list path. In YAML that is
