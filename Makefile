@@ -47,7 +47,7 @@ SARIF_SCHEMA := $(BIN)/sarif-schema-2.1.0.json
 SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/driver:FuzzScanAgreesWithParse ./internal/driver:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamltext:FuzzResultsText
+FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/yamlio/scan:FuzzScanAgreesWithParse ./internal/yamlio/scan:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamlio/emit:FuzzResultsText
 FUZZTIME ?= 20s
 
 .PHONY: help build tools kustomize act mermaid chromium reports demo test verify e2e fuzz clean image image-test catalog-table

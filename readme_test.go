@@ -20,7 +20,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -172,7 +172,7 @@ func documents(text string) ([]*yaml.RNode, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		if _, err := yamlshape.Walk(&n); err != nil {
+		if _, err := shapes.Walk(&n); err != nil {
 			return nil, err
 		}
 		docs = append(docs, yaml.NewRNode(n.Content[0]))

@@ -63,7 +63,7 @@ func TestMemoryBoundedOnEveryForm(t *testing.T) {
 
 // TestLargeWorkloadElided runs the function binary on one 20 MiB
 // Deployment whose application has a long environment: elided rather than
-// parsed (see internal/elide), it must peak within 12 times the input,
+// parsed (see internal/yamlio/elide), it must peak within 12 times the input,
 // where parsed whole it took 54 times. The least peak of two runs counts.
 func TestLargeWorkloadElided(t *testing.T) {
 	dir := t.TempDir()

@@ -32,7 +32,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/spool"
 )
 
 const (

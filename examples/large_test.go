@@ -13,7 +13,7 @@ import (
 // 3,400 environment variables and no comments, as a Helm chart or a
 // generator writes one: from that size the streaming path parses a
 // workload without the fields of containers that are not sidecars and puts
-// their text back after the edit (internal/elide). The proxy must come
+// their text back after the edit (internal/yamlio/elide). The proxy must come
 // first with its hooks, the application's environment come out as it went
 // in, and a second render change nothing.
 func TestKustomizeLargeWorkload(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -102,11 +102,11 @@ func readConfig(path string) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the config: %v", unwrapPath(err))
 	}
-	doc, err := stream.DecodeOne(bytes.NewReader(data))
+	doc, err := yamlio.DecodeOne(bytes.NewReader(data))
 	switch {
 	case err == io.EOF || len(bytes.TrimSpace(data)) == 0: // YAML takes no tab there
 		return nil, fmt.Errorf("config %s holds no YAML document: expected a SidecarLifecycle or a ConfigMap; for the defaults, give a SidecarLifecycle without spec", quotePath(path))
-	case err == stream.ErrMoreDocuments:
+	case err == yamlio.ErrMoreDocuments:
 		return nil, fmt.Errorf("config %s holds more than one YAML document: expected one SidecarLifecycle or ConfigMap", quotePath(path))
 	case err != nil:
 		return nil, fmt.Errorf("config %s is not valid YAML: %s", quotePath(path), driver.YAMLErrorText(err, data))

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // sources are the inputs of a plain stream, stdin or files, joined into
@@ -61,7 +61,7 @@ func (e *fileError) Error() string { return fmt.Sprintf("reading %s: %v", quoteP
 func (e *fileError) Unwrap() error { return e.err }
 
 // concatenate opens the files and joins them into one stream, each read as
-// UTF-8 or UTF-16 text (see stream.Text), with a "---" line between two
+// UTF-8 or UTF-16 text (see yamlio.Text), with a "---" line between two
 // files and a line end after a file that lacks one.
 func concatenate(files []string) (*sources, error) {
 	src := &sources{}
@@ -71,7 +71,7 @@ func concatenate(files []string) (*sources, error) {
 			src.close()
 			return nil, fmt.Errorf("reading input: %v", unwrapPath(err))
 		}
-		src.list = append(src.list, &source{name: name, r: stream.Text(f), file: f})
+		src.list = append(src.list, &source{name: name, r: yamlio.Text(f), file: f})
 	}
 	return src, nil
 }
@@ -173,9 +173,9 @@ func (s *sources) position(line int) position {
 // if any: an error of a document names its line in the stream, an error
 // reading a file (text that is not text) its line in the file.
 func (s *sources) explain(err error) (string, position) {
-	var le *stream.LineError
+	var le *yamlio.LineError
 	var fe *fileError
-	var tl *stream.TooLargeError
+	var tl *yamlio.TooLargeError
 	msg, at := err.Error(), position{}
 	switch {
 	case errors.As(err, &fe) && errors.As(fe.err, &le):

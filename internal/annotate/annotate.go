@@ -14,7 +14,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Mesh is one absent sidecar whose mesh reads annotations.
@@ -220,7 +220,7 @@ func typed(v string) any {
 
 // ProxyConfigValue returns a top-level key of Istio's ProxyConfig annotation value.
 func ProxyConfigValue(value, key string) (string, bool) {
-	return yamlnode.MappingValue(value, key)
+	return tree.MappingValue(value, key)
 }
 
 // MergeProxyConfig sets keys in a ProxyConfig given as JSON or YAML, keeping
@@ -288,7 +288,7 @@ func orderedJSON(n *yaml.Node) (string, error) {
 }
 
 func get(meta *yaml.RNode, key string) (string, bool) {
-	n, err := yamlnode.Lookup(meta, yaml.AnnotationsField, key)
+	n, err := tree.Lookup(meta, yaml.AnnotationsField, key)
 	if err != nil || n == nil {
 		return "", false
 	}
@@ -317,7 +317,7 @@ func current(value string, present bool) any {
 
 // later returns whichever of two annotations stands later; a when b is absent.
 func later(meta *yaml.RNode, a, b string) string {
-	annotations, err := yamlnode.Lookup(meta, yaml.AnnotationsField)
+	annotations, err := tree.Lookup(meta, yaml.AnnotationsField)
 	if err != nil || annotations == nil {
 		return a
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -65,7 +65,7 @@ func setting(d preset.Delay, annotations map[string]string) (string, bool) {
 	}
 	v, ok := annotations[d.Annotation]
 	if ok && d.Field != "" {
-		return yamlnode.MappingPath(v, strings.Split(d.Field, ".")...)
+		return tree.MappingPath(v, strings.Split(d.Field, ".")...)
 	}
 	return v, ok
 }

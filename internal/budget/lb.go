@@ -11,7 +11,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Ref names an item in results.
@@ -141,7 +141,7 @@ func observeIngress(item *yaml.RNode, ref Ref) *Ingress {
 	annotations := item.GetAnnotations()
 	in := &Ingress{Ref: ref, Attributes: attribute(annotations, aws.IngressAttributes.Annotation)}
 	class := annotations["kubernetes.io/ingress.class"]
-	if n, err := yamlnode.Lookup(item, "spec", "ingressClassName"); err == nil && n != nil {
+	if n, err := tree.Lookup(item, "spec", "ingressClassName"); err == nil && n != nil {
 		class = yaml.GetValue(n)
 	}
 	in.ALB = class == aws.IngressClass.Value
@@ -242,7 +242,7 @@ func observeBackendConfig(item *yaml.RNode, ref Ref) *BackendConfig {
 }
 
 func lookup(n *yaml.RNode, path ...string) *yaml.RNode {
-	out, err := yamlnode.Lookup(n, path...)
+	out, err := tree.Lookup(n, path...)
 	if err != nil || out == nil || out.IsNil() {
 		return nil
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -81,11 +81,11 @@ func ReadPod(spec *yaml.RNode, sidecars map[string]bool) Pod {
 				ct.Image = yaml.GetValue(image.Value)
 			}
 			ct.PostStart, _ = hook.Exec(c, hook.PostStart)
-			if probe, err := yamlnode.Lookup(c, "startupProbe"); err == nil && probe != nil {
+			if probe, err := tree.Lookup(c, "startupProbe"); err == nil && probe != nil {
 				ct.StartupProbe = true
 			}
 			if field == podspec.InitContainers {
-				if rp, err := yamlnode.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
+				if rp, err := tree.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
 					ct.Native, ct.Sidecar = true, true
 				}
 				p.Init = append(p.Init, ct)

@@ -5,16 +5,16 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 )
 
 // aliasGroup is what the streaming path's writer keeps of the items of a
-// group (see stream.Layout.Group) written so far: each as parsed and as
+// group (see yamlio.Layout.Group) written so far: each as parsed and as
 // the run writes it. Items parsed together may share anchors (the
 // splitter joins an item that uses an anchor to the item that defines
 // it); an alias whose anchor was in an item the run wrote expanded is
-// replaced as the whole-list path replaces it (see yamlshape.KeepAliases).
+// replaced as the whole-list path replaces it (see shapes.KeepAliases).
 type aliasGroup struct {
 	first   int
 	in, out []*yaml.RNode
@@ -25,13 +25,13 @@ type aliasGroup struct {
 // the copy of node whose aliases KeepAliases replaced. An item it cannot
 // replace them in sends the list to the whole-list path, which fails
 // that item.
-func (g *aliasGroup) keep(in *stream.Input, i int, input, node *yaml.RNode, text []byte) ([]byte, error) {
+func (g *aliasGroup) keep(in *yamlio.Input, i int, input, node *yaml.RNode, text []byte) ([]byte, error) {
 	if first, _ := in.Layout.Group(i); i == first || g.first != first {
 		*g = aliasGroup{first: first}
 	}
 	g.in, g.out = append(g.in, input), append(g.out, node)
 	k := len(g.out) - 1
-	if _, err := yamlshape.KeepAliases(g.in, g.out); err != nil {
+	if _, err := shapes.KeepAliases(g.in, g.out); err != nil {
 		return nil, &declined{fmt.Sprintf("items[%d]: %v", i, err)}
 	}
 	if g.out[k] == node {

@@ -18,7 +18,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // byteCase is an input stream and the functionConfig it is run with (nil:
@@ -117,10 +117,10 @@ func streamData(text []byte) (data []any, ok bool) {
 }
 
 // documentTexts splits a plain stream into its documents' texts, each its
-// head, body and tail (see stream.Documents).
+// head, body and tail (see yamlio.Documents).
 func documentTexts(t *testing.T, text []byte) []string {
 	t.Helper()
-	docs, err := stream.ReadDocuments(bytes.NewReader(text), stream.Options{})
+	docs, err := yamlio.ReadDocuments(bytes.NewReader(text), yamlio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

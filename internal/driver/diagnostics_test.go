@@ -15,7 +15,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // everyPath runs the items (a multi-document stream) with the config on
@@ -52,7 +52,7 @@ func everyPath(t *testing.T, items, cfg string, plain bool) (reports map[string]
 // configNode is the config text's mapping, as --config reads it: nil for
 // a file with no document.
 func configNode(t *testing.T, cfg string) *yaml.RNode {
-	doc, err := stream.DecodeOne(strings.NewReader(cfg))
+	doc, err := yamlio.DecodeOne(strings.NewReader(cfg))
 	if err == io.EOF {
 		return nil
 	}

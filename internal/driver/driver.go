@@ -17,9 +17,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -60,9 +58,9 @@ type Workload struct {
 type Options struct {
 	// MaxDocumentSize is the size above which a document of a plain
 	// stream, an item of a ResourceList, or a ResourceList the streaming
-	// path does not take, is refused with a *stream.TooLargeError before it
+	// path does not take, is refused with a *yamlio.TooLargeError before it
 	// is read further: parsing costs several times the text in memory. 0
-	// means stream.DefaultMaxDocumentSize; a negative value, no limit.
+	// means yamlio.DefaultMaxDocumentSize; a negative value, no limit.
 	MaxDocumentSize int64
 	// Action, when set, replaces the config's spec.action: the command
 	// line's validate verb.
@@ -125,7 +123,7 @@ func ResourceList(r io.Reader, w io.Writer) (Report, error) {
 
 // ResourceListWith is ResourceList with options.
 func ResourceListWith(r io.Reader, w io.Writer, opts Options) (Report, error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
+	in, err := yamlio.Read(r, yamlio.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize})
 	if err != nil {
 		return Report{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -151,35 +149,33 @@ func mayNameNoted(line []byte) bool {
 }
 
 // mayBeNoted is the parse of the streaming path's pre-pass (see
-// engine.Pass): it parses item i unless scan.ScanItem reads the item's
+// engine.Pass): it parses item i unless Input.ScanItem reads the item's
 // kind, and that kind is neither Namespace, Node nor a List, whose entries
 // may be either; it returns nil then. An item is marked for
 // a backslash anywhere in it, and a workload's value may well hold one:
 // a large workload would be parsed whole for nothing (see elide).
-func mayBeNoted(in *stream.Input) func(i int) (*yaml.RNode, error) {
+func mayBeNoted(in *yamlio.Input) func(i int) (*yaml.RNode, error) {
 	return func(i int) (*yaml.RNode, error) {
 		text, err := in.Item(i)
 		if err != nil {
 			return nil, err
 		}
-		if !in.Layout.JSON {
-			if s, ok := scan.ScanItem(text); ok && !notedKind(s.Kind) {
-				return nil, nil
-			}
+		if s, ok := in.ScanItem(text); ok && !notedKind(s.Kind) {
+			return nil, nil
 		}
 		return in.ParseItemText(i, text)
 	}
 }
 
 // mayBeNotedDocument is mayBeNoted for document i of a plain stream: it
-// parses the document unless scan.Scan reads its kind and that kind is
+// parses the document unless yamlio.ScanDocument reads its kind and that kind is
 // not one notedKind names.
-func mayBeNotedDocument(docs *stream.Documents, i int) (*yaml.RNode, error) {
+func mayBeNotedDocument(docs *yamlio.Documents, i int) (*yaml.RNode, error) {
 	d, err := readText(docs, i)
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := scan.Scan(d.body); ok && !notedKind(s.Kind) {
+	if s, ok := yamlio.ScanDocument(d.body); ok && !notedKind(s.Kind) {
 		return nil, nil
 	}
 	if d.doc, err = d.parse(); err != nil || d.doc == nil {
@@ -196,4 +192,4 @@ func notedKind(kind string) bool {
 
 // spoolLimit is how much of the input, and of the output, the streaming
 // paths keep in memory before they move to temporary files.
-var spoolLimit int64 = spool.MemoryLimit
+var spoolLimit int64 = yamlio.MemoryLimit

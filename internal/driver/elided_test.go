@@ -10,7 +10,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // TestElisionFallsBack: when the edits write a placeholder's text a second
@@ -69,9 +69,9 @@ func TestElisionFallsBack(t *testing.T) {
 
 // firstItem reads a ResourceList as the streaming path does and returns
 // it, the run's Engine and the first item's text.
-func firstItem(t *testing.T, rl []byte) (*stream.Input, *engine.Engine, []byte) {
+func firstItem(t *testing.T, rl []byte) (*yamlio.Input, *engine.Engine, []byte) {
 	t.Helper()
-	in, err := stream.Read(bytes.NewReader(rl), stream.Options{})
+	in, err := yamlio.Read(bytes.NewReader(rl), yamlio.Options{})
 	if err != nil || in.Layout == nil {
 		t.Fatalf("the list does not split: %v", err)
 	}
@@ -108,7 +108,7 @@ func TestCommentedItemNotElided(t *testing.T) {
 	}
 	defer SetElideFrom(0)()
 	in, e, text := firstItem(t, rl)
-	if !asWritten(text) {
+	if !asWritten(in, text) {
 		t.Fatalf("ScanItem does not read the item:\n%s", text)
 	}
 	if it, ok := elided(in, e, text); ok {

@@ -6,7 +6,8 @@ import (
 	"io"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/elide"
 )
 
 // Run is ResourceList without the report.
@@ -28,7 +29,7 @@ func RunWholeList(r io.Reader, w io.Writer) (Report, error) {
 // with why, when the path declines the input and would hand it to the
 // whole-list path.
 func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report, err error) {
-	in, err := stream.Read(r, stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
+	in, err := yamlio.Read(r, yamlio.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
 	if err != nil {
 		return false, "", Report{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -39,12 +40,6 @@ func RunStreamOnly(r io.Reader, w io.Writer) (taken bool, why string, rep Report
 	}
 	return true, "", rep, err
 }
-
-// ScalarClasses is scalarClasses, for the fuzz targets' seeds.
-var ScalarClasses = scalarClasses
-
-// YAMLBreaks is yamlBreaks.
-var YAMLBreaks = yamlBreaks
 
 // SetSpoolLimit sets how much the streaming paths keep in memory before
 // they move to temporary files, and returns a function that restores it.
@@ -67,7 +62,7 @@ func SetElideFrom(size int) (restore func()) {
 // streaming path reduces before it parses it (see elided); 0 when it does
 // not take the list.
 func ElidedItems(rl []byte) (int, error) {
-	in, err := stream.Read(bytes.NewReader(rl), stream.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
+	in, err := yamlio.Read(bytes.NewReader(rl), yamlio.Options{Mark: mayNameNoted, MemoryLimit: spoolLimit})
 	if err != nil {
 		return 0, err
 	}
@@ -91,4 +86,14 @@ func ElidedItems(rl []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// elided is the item's text as editElided elides it (see
+// yamlio.Input.Elide), or false when it is not an item to elide: smaller
+// than elideFrom, or one Elide declines.
+func elided(in *yamlio.Input, e *engine.Engine, text []byte) (*elide.Item, bool) {
+	if len(text) < elideFrom {
+		return nil, false
+	}
+	return in.Elide(text, e.PodSpecPath, e.MayBeSidecar)
 }

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // pod is a Pod whose proxy comes last: the function changes it.
@@ -229,8 +229,8 @@ func TestPlainStreamUTF16(t *testing.T) {
 func TestPlainStreamNotText(t *testing.T) {
 	var out bytes.Buffer
 	_, err := driver.PlainStream(nil, strings.NewReader(service+"---\nkind: \x89PNG\n"), &out)
-	var le *stream.LineError
-	var nt *stream.NotTextError
+	var le *yamlio.LineError
+	var nt *yamlio.NotTextError
 	if !errors.As(err, &le) || !errors.As(err, &nt) || le.Line != 5 || out.Len() > 0 {
 		t.Errorf("error %v, %d bytes written: want a NotTextError at line 5 and nothing", err, out.Len())
 	}
@@ -290,7 +290,7 @@ func TestPlainStreamLines(t *testing.T) {
 		{"after directives", "%YAML 1.2\n%TAG !a! tag:a.com:\n---\n" + service + "---\n- a\n", 8, "expected a Kubernetes resource"},
 	} {
 		_, err := driver.PlainStream(nil, strings.NewReader(tc.in), io.Discard)
-		var le *stream.LineError
+		var le *yamlio.LineError
 		if !errors.As(err, &le) || le.Line != tc.line || !strings.Contains(le.Err.Error(), tc.msg) {
 			t.Errorf("%s: error %v, want line %d: %s", tc.name, err, tc.line, tc.msg)
 		}
@@ -308,8 +308,8 @@ func TestMaxDocumentSize(t *testing.T) {
 	big := "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n" + data.String()
 	var out bytes.Buffer
 	_, err := driver.PlainStreamWith(nil, strings.NewReader(pod+big), &out, driver.Options{MaxDocumentSize: 500})
-	var le *stream.LineError
-	var tl *stream.TooLargeError
+	var le *yamlio.LineError
+	var tl *yamlio.TooLargeError
 	if !errors.As(err, &le) || !errors.As(err, &tl) || le.Line != 11 || out.Len() > 0 {
 		t.Errorf("plain stream: %v, %d bytes written", err, out.Len())
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/yamltest"
 )
 
 // FuzzPlainStream: whatever the stream, the plain stream never panics,
@@ -30,10 +31,10 @@ func FuzzPlainStream(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	for _, v := range driver.ScalarClasses() {
+	for _, v := range yamltest.ScalarClasses() {
 		f.Add("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: " + v + "\n---\n" + pod)
 	}
-	for _, b := range driver.YAMLBreaks {
+	for _, b := range yamltest.Breaks {
 		for _, head := range []string{"# c", "%YAML 1.2", "--- # c", service + "... # c"} {
 			f.Add(head + b + "kind: Pod\n" + pod)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 const (
@@ -125,7 +125,7 @@ func TestListInPlainStream(t *testing.T) {
 			if !strings.HasPrefix(out, before) || !strings.HasSuffix(out, after) {
 				t.Errorf("the documents around the List changed:\n%s", out)
 			}
-			docs, err := stream.ReadDocuments(strings.NewReader(out), stream.Options{})
+			docs, err := yamlio.ReadDocuments(strings.NewReader(out), yamlio.Options{})
 			if err != nil || docs.Len() != 3 {
 				t.Fatalf("output: %v, want 3 documents:\n%s", err, out)
 			}

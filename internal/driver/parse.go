@@ -11,23 +11,23 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // ParseResourceList parses the input and returns its ResourceList mapping. It
 // returns a one-line error unless the input is one YAML document that is a
 // ResourceList whose items are mappings (with a mapping for metadata) and
 // whose functionConfig, if any, is a mapping. CRLF line breaks are read as
-// LF (see stream.LF).
+// LF (see yamlio.LF).
 func ParseResourceList(in []byte) (*yaml.RNode, error) {
 	if len(bytes.TrimSpace(in)) == 0 {
 		return nil, errors.New("no input: expected a ResourceList on stdin")
 	}
-	doc, err := stream.DecodeOne(bytes.NewReader(stream.LF(in)))
+	doc, err := yamlio.DecodeOne(bytes.NewReader(yamlio.LF(in)))
 	switch {
 	case err == io.EOF:
 		return nil, errors.New("no input: expected a ResourceList on stdin, found only comments")
-	case err == stream.ErrMoreDocuments:
+	case err == yamlio.ErrMoreDocuments:
 		return nil, errors.New("input has more than one YAML document: expected one ResourceList")
 	case err != nil:
 		return nil, fmt.Errorf("input is not valid YAML: %s", YAMLErrorText(err, in))

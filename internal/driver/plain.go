@@ -9,8 +9,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // PlainStream is PlainStreamWith with the default Options.
@@ -23,14 +22,14 @@ func PlainStream(cfgNode *yaml.RNode, r io.Reader, w io.Writer) (Report, error) 
 // and writes it to w: documents it does not change as they came, with
 // everything around them; changed ones re-encoded in their own style
 // (JSON as JSON). With an error result nothing is written; an error about
-// a place in the input is a *stream.LineError. docs/performance.md says
+// a place in the input is a *yamlio.LineError. docs/performance.md says
 // how it streams.
 func PlainStreamWith(cfgNode *yaml.RNode, r io.Reader, w io.Writer, opts Options) (Report, error) {
 	e := opts.start(engine.StartAs(cfgNode, opts.Action))
 	if e.ConfigErr() != nil {
 		return newReport(e.Close(), e, opts)
 	}
-	docs, err := stream.ReadDocuments(stream.Text(r), stream.Options{
+	docs, err := yamlio.ReadDocuments(yamlio.Text(r), yamlio.Options{
 		Mark: mayNameNoted, MemoryLimit: spoolLimit, MaxDocumentSize: opts.MaxDocumentSize,
 	})
 	if err != nil {
@@ -145,8 +144,8 @@ func resourceKey(root *yaml.Node) string {
 // It stops at the first document that is not valid YAML. A run with a
 // failed item writes nothing, so the documents written before it stay as
 // they are in the spool, which is dropped.
-func plainPass(docs *stream.Documents, e *engine.Engine, opts Options) (*spool.Spool, *plainResults, fn.Results, error) {
-	out := spool.New(spoolLimit)
+func plainPass(docs *yamlio.Documents, e *engine.Engine, opts Options) (*yamlio.Output, *plainResults, fn.Results, error) {
+	out := yamlio.NewOutput(spoolLimit)
 	p := &plainResults{resources: map[string]int{}, opts: opts}
 	closing, err := engine.Run(e, engine.Pass[plainDocument]{
 		Len: docs.Len(), Window: 64,
@@ -195,7 +194,7 @@ type plainDocument struct {
 // document edits document i and returns what to write for it: the input
 // text when nothing changed, without parsing it when the run does not read
 // it (see untouched).
-func document(docs *stream.Documents, e *engine.Engine, i int) (plainDocument, error) {
+func document(docs *yamlio.Documents, e *engine.Engine, i int) (plainDocument, error) {
 	d, err := readText(docs, i)
 	if err != nil {
 		return plainDocument{}, err
@@ -222,7 +221,7 @@ func document(docs *stream.Documents, e *engine.Engine, i int) (plainDocument, e
 	if w := ed.Written; w.Changed {
 		body, err := encodeDocument(d.doc, w.Node, d.body)
 		if err != nil {
-			return plainDocument{}, &stream.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
+			return plainDocument{}, &yamlio.LineError{Line: out.line, Err: fmt.Errorf("encoding the edited document: %w", err)}
 		}
 		out.text = d.textWith(body)
 	}

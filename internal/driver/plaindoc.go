@@ -12,11 +12,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // parsedDocument is one document of a plain stream: its text, in the three
-// pieces stream.Documents cuts it into, and its content parsed.
+// pieces yamlio.Documents cuts it into, and its content parsed.
 type parsedDocument struct {
 	head, body, tail []byte
 	// line is the stream line the head starts on.
@@ -25,9 +25,9 @@ type parsedDocument struct {
 	doc *yaml.Node
 }
 
-// readDocument reads and parses document i. It returns a *stream.LineError
+// readDocument reads and parses document i. It returns a *yamlio.LineError
 // for content that is not one YAML mapping.
-func readDocument(docs *stream.Documents, i int) (parsedDocument, error) {
+func readDocument(docs *yamlio.Documents, i int) (parsedDocument, error) {
 	d, err := readText(docs, i)
 	if err != nil {
 		return parsedDocument{}, err
@@ -37,7 +37,7 @@ func readDocument(docs *stream.Documents, i int) (parsedDocument, error) {
 }
 
 // readText reads the pieces of document i, without parsing it.
-func readText(docs *stream.Documents, i int) (parsedDocument, error) {
+func readText(docs *yamlio.Documents, i int) (parsedDocument, error) {
 	d := parsedDocument{line: docs.Line(i)}
 	var err error
 	if d.head, err = docs.Head(i); err == nil {
@@ -56,12 +56,12 @@ func readText(docs *stream.Documents, i int) (parsedDocument, error) {
 // returns nil for a document with nothing but comments and blank lines, or
 // a null.
 func (d parsedDocument) parse() (*yaml.Node, error) {
-	doc, err := stream.DecodeOne(io.MultiReader(bytes.NewReader(stream.ParseHead(d.head)), bytes.NewReader(d.body)))
+	doc, err := yamlio.DecodeOne(io.MultiReader(bytes.NewReader(yamlio.ParseHead(d.head)), bytes.NewReader(d.body)))
 	switch {
 	case err == io.EOF:
 		return nil, nil
-	case err == stream.ErrMoreDocuments:
-		return nil, &stream.LineError{Line: d.line, Err: errors.New("this document holds another one the splitter did not see: put \"---\" on a line of its own between them")}
+	case err == yamlio.ErrMoreDocuments:
+		return nil, &yamlio.LineError{Line: d.line, Err: errors.New("this document holds another one the splitter did not see: put \"---\" on a line of its own between them")}
 	case err != nil:
 		return nil, d.yamlError(err)
 	}
@@ -73,10 +73,10 @@ func (d parsedDocument) parse() (*yaml.Node, error) {
 		return nil, nil // a "---" with nothing after it, or a null: nothing to edit
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, &stream.LineError{Line: d.line + root.Line - 1, Err: fmt.Errorf("expected a Kubernetes resource (a mapping), found %s", report.Found(root))}
+		return nil, &yamlio.LineError{Line: d.line + root.Line - 1, Err: fmt.Errorf("expected a Kubernetes resource (a mapping), found %s", report.Found(root))}
 	}
 	if err := checkItem(root); err != nil {
-		return nil, &stream.LineError{Line: d.line + root.Line - 1, Err: errors.New(strings.TrimPrefix(err.Error(), "."))}
+		return nil, &yamlio.LineError{Line: d.line + root.Line - 1, Err: errors.New(strings.TrimPrefix(err.Error(), "."))}
 	}
 	return doc, nil
 }
@@ -87,7 +87,7 @@ var yamlLine = regexp.MustCompile(`\bline ([0-9]+)`)
 // yamlError is the parser's error with its lines counted in the stream,
 // at the line it names, else at the document's first line.
 func (d parsedDocument) yamlError(err error) error {
-	last := lineCount(string(stream.ParseHead(d.head)) + string(d.body))
+	last := lineCount(string(yamlio.ParseHead(d.head)) + string(d.body))
 	n, msg := yamlProblem(strings.TrimPrefix(err.Error(), "yaml: "), last)
 	line := d.line
 	if n > 0 {
@@ -97,7 +97,7 @@ func (d parsedDocument) yamlError(err error) error {
 		n, _ := strconv.Atoi(s[len("line "):])
 		return "line " + strconv.Itoa(d.line+n-1)
 	})
-	return &stream.LineError{Line: line, Err: errors.New("not valid YAML: " + msg)}
+	return &yamlio.LineError{Line: line, Err: errors.New("not valid YAML: " + msg)}
 }
 
 // contentLine is the stream line the document's content starts on.

@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
 )
 
 // encodeDocument encodes the edited mapping in place of a document's
@@ -47,7 +47,7 @@ func encodeYAML(doc *yaml.Node, edited *yaml.RNode, original []byte) ([]byte, er
 	}
 	style := yaml.SequenceIndentStyle(yaml.DeriveSeqIndentStyle(string(original)))
 	if style == yaml.CompactSequenceStyle && buf.Len() == 0 && markerComment == "" {
-		if text, ok := yamltext.WriteDocument(&out); ok {
+		if text, ok := emit.WriteDocument(&out); ok {
 			return text, nil
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/yamltest"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
@@ -389,9 +390,9 @@ var vendorShapes = map[string]string{
 // localShapes are lists with items the streaming path cannot parse alone:
 // it parses each with its neighbours (a comment at the end of an item or
 // after it that the parser may attach elsewhere alone: see
-// stream.Layout.Joined), or mends the split (a quoted scalar or a flow
+// yamlio.Layout.Joined), or mends the split (a quoted scalar or a flow
 // collection holding a line that looks like an item's start: see
-// stream.Input.Merge), and takes the rest of the list item by item.
+// yamlio.Input.Merge), and takes the rest of the list item by item.
 var localShapes = map[string]string{
 	"comment-in-item-at-column-0":        "- " + itemPod + "# inside\n  status: {}\n- " + itemPod,
 	"comment-after-flow-item":            "- {kind: Pod, metadata: {name: q}}\n# between\n- " + itemPod,
@@ -533,7 +534,7 @@ func FuzzStreamMatchesWholeList(f *testing.F) {
 	f.Add([]byte("# first\n- kind: Pod\n  spec: {containers: [{name: app}, {name: linkerd-proxy}]}\n\n# between\n#\n\n- # head\n  kind: Service\n# after\n\n"), true)
 	f.Add([]byte("- kind: Pod\r\n  spec:\r\n    containers: [{name: app}, {name: linkerd-proxy}] # line\r\n# between\r\n- kind: Service\r\n"), true)
 	f.Add([]byte("- kind: Pod\n  metadata: {name: \"Name\\\n    space\"}\n  spec:\n    containers: [{name: app}, {name: linkerd-proxy}]\n"), true)
-	for _, v := range driver.ScalarClasses() {
+	for _, v := range yamltest.ScalarClasses() {
 		f.Add([]byte("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    annotations: "+v+"\n  data:\n    a: "+v+"\n"+
 			"- kind: Pod\n  spec: {containers: [{name: app}, {name: linkerd-proxy}]}\n"), true)
 	}

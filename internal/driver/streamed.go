@@ -12,10 +12,8 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/spool"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
 )
 
 // declined is the streaming path's answer for a ResourceList it cannot
@@ -31,7 +29,7 @@ func (d *declined) Error() string { return "the streaming path declined the inpu
 // encoded on every core into spools that reach w only at the end (see
 // engine.Run). It returns a *declined error, having written nothing, for
 // input it cannot write exactly as the whole-list path does.
-func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
+func streamed(in *yamlio.Input, w io.Writer, opts Options) (Report, error) {
 	l := in.Layout
 	if l == nil {
 		return Report{}, &declined{in.Declined}
@@ -47,7 +45,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 	var fcText []byte
 	if configNode(fc) != nil { // as write leaves out an empty one
 
-		if fcText, err = yamltext.FunctionConfigText(fc); err != nil {
+		if fcText, err = emit.FunctionConfigText(fc); err != nil {
 			return Report{}, &declined{"the functionConfig does not encode alone: " + err.Error()}
 		}
 	}
@@ -56,18 +54,17 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	defer out.close()
-	text, err := yamltext.ResultsText(report.Untagged(closing))
+	text, err := emit.ResultsText(report.Untagged(closing))
 	if err != nil {
 		return Report{}, fmt.Errorf("encoding the results: %w", err)
 	}
-	if _, err := out.results.Write(text); err != nil {
+	if _, err := out.output.WriteResults(text); err != nil {
 		return Report{}, err
 	}
-	if err := out.results.Flush(); err != nil {
+	if err := out.output.Flush(); err != nil {
 		return Report{}, err
 	}
-	list := yamltext.List{Items: out.items, Count: l.Len(), FunctionConfig: fcText, Results: out.results}
-	if _, err := list.WriteTo(w); err != nil {
+	if _, err := out.output.WriteList(w, l.Len(), fcText); err != nil {
 		return Report{}, fmt.Errorf("writing output: %w", err)
 	}
 	return newReport(append(out.problems, closing...), e, opts)
@@ -77,7 +74,7 @@ func streamed(in *stream.Input, w io.Writer, opts Options) (Report, error) {
 // the key after it, on the lines where the splitter put them (in JSON: one
 // items key, with an empty list): then the items the splitter cut out are
 // exactly the items of the list.
-func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
+func splitAgrees(doc *yaml.RNode, l *yamlio.Layout) bool {
 	c := doc.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
 		if c[i].Value != "items" {
@@ -102,10 +99,10 @@ func splitAgrees(doc *yaml.RNode, l *stream.Layout) bool {
 // mendedPass runs streamPass with a new engine for config. Items that do
 // not parse alone, where the splitter cut inside a quoted scalar, are each
 // merged with the items after them when their text parses as one (see
-// stream.Input.Merge), and the pass runs again from the start, which no
+// yamlio.Input.Merge), and the pass runs again from the start, which no
 // output has reached yet: up to maxMended times, then it declines, as it
 // does for an item no merge mends.
-func mendedPass(in *stream.Input, config *yaml.RNode, opts Options) (*pass, fn.Results, *engine.Engine, error) {
+func mendedPass(in *yamlio.Input, config *yaml.RNode, opts Options) (*pass, fn.Results, *engine.Engine, error) {
 	for mended := 0; ; mended++ {
 		e := opts.start(engine.Start(config))
 		out, closing, err := streamPass(in, e, opts)
@@ -124,8 +121,8 @@ func mendedPass(in *stream.Input, config *yaml.RNode, opts Options) (*pass, fn.R
 const maxMended = 4
 
 // mend merges each of items, in order, with the items after it (see
-// stream.Input.Merge); it reports false when one cannot be.
-func mend(in *stream.Input, items []int) bool {
+// yamlio.Input.Merge); it reports false when one cannot be.
+func mend(in *yamlio.Input, items []int) bool {
 	sort.Ints(items)
 	gone, last := 0, -1 // items merged away before the next one
 	for _, i := range items {
@@ -145,7 +142,7 @@ func mend(in *stream.Input, items []int) bool {
 }
 
 // unparsed is the error of a pass with items that do not parse where they
-// sit (see stream.ParseError): the pass went on to find them all.
+// sit (see yamlio.ParseError): the pass went on to find them all.
 type unparsed struct {
 	items []int
 	first error
@@ -156,9 +153,9 @@ func (u *unparsed) Error() string { return u.first.Error() }
 // pass is the output of one pass over the items: the encoded items and
 // results, and the results a Report keeps (Options.kept).
 type pass struct {
-	items, results *spool.Spool
-	problems       fn.Results
-	opts           Options
+	output   *yamlio.Output
+	problems fn.Results
+	opts     Options
 	// mu guards unparsed, the items that did not parse (see unparsed),
 	// and failed, the first of their errors.
 	mu       sync.Mutex
@@ -169,9 +166,9 @@ type pass struct {
 }
 
 // unparse notes that item i does not parse where it sits when err is a
-// *stream.ParseError, and returns err otherwise.
+// *yamlio.ParseError, and returns err otherwise.
 func (p *pass) unparse(err error) error {
-	var parseErr *stream.ParseError
+	var parseErr *yamlio.ParseError
 	if !errors.As(err, &parseErr) {
 		return err
 	}
@@ -192,10 +189,7 @@ func (p *pass) mending() bool {
 	return p.failed != nil
 }
 
-func (p *pass) close() {
-	p.items.Close()
-	p.results.Close()
-}
+func (p *pass) close() { p.output.Close() }
 
 // encoded is one item as the streaming path writes it: its edit, unless
 // it is written as it came without being read (see untouchedItem).
@@ -211,8 +205,8 @@ type encoded struct {
 // returns them with the closing results. An item that does not parse
 // where it sits makes it go on only to find the others, and return them
 // as an *unparsed error; it stops at any read or spool error.
-func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
-	p := &pass{items: spool.New(spoolLimit), results: spool.New(spoolLimit), opts: opts}
+func streamPass(in *yamlio.Input, e *engine.Engine, opts Options) (*pass, fn.Results, error) {
+	p := &pass{output: yamlio.NewOutput(spoolLimit), opts: opts}
 	closing, err := engine.Run(e, engine.Pass[encoded]{
 		Len: in.Layout.Len(), Window: 32,
 		Marked: in.Layout.Marked, ParseMarked: mayBeNoted(in),
@@ -243,7 +237,7 @@ func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Res
 		err = &unparsed{items: p.unparsed, first: p.failed}
 	}
 	if err == nil {
-		err = p.items.Flush()
+		err = p.output.Flush()
 	}
 	if err != nil {
 		p.close()
@@ -256,9 +250,9 @@ func streamPass(in *stream.Input, e *engine.Engine, opts Options) (*pass, fn.Res
 // through unread): the text Prepare encoded, or, when the run learnt of a
 // failed item since, the item as it came with its results in a failed
 // run.
-func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *engine.Written) error {
+func (p *pass) write(in *yamlio.Input, e *engine.Engine, i int, enc encoded, w *engine.Written) error {
 	if w == nil {
-		_, err := p.items.Write(enc.text)
+		_, err := p.output.Write(enc.text)
 		return err
 	}
 	var err error
@@ -274,10 +268,10 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 			return err
 		}
 	}
-	if _, err := p.items.Write(enc.text); err != nil {
+	if _, err := p.output.Write(enc.text); err != nil {
 		return err
 	}
-	if _, err := p.results.Write(enc.results); err != nil {
+	if _, err := p.output.WriteResults(enc.results); err != nil {
 		return err
 	}
 	p.problems = append(p.problems, p.opts.kept(w.Results)...)
@@ -287,15 +281,14 @@ func (p *pass) write(in *stream.Input, e *engine.Engine, i int, enc encoded, w *
 // rewrite writes the k items written so far again as they came, with their
 // results in a failed run: their warnings and errors, all of which
 // p.problems holds (an info said a change the run no longer writes).
-func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
-	p.close()
-	p.items, p.results = spool.New(spoolLimit), spool.New(spoolLimit)
+func (p *pass) rewrite(in *yamlio.Input, e *engine.Engine, k int) error {
+	p.output.Reset()
 	for i := range k {
 		text, err := asItCame(in, e, i)
 		if err != nil {
 			return err
 		}
-		if _, err := p.items.Write(text); err != nil {
+		if _, err := p.output.Write(text); err != nil {
 			return err
 		}
 	}
@@ -303,14 +296,14 @@ func (p *pass) rewrite(in *stream.Input, e *engine.Engine, k int) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.results.Write(text)
+	_, err = p.output.WriteResults(text)
 	return err
 }
 
 // asItCame is item i's text as the streaming path writes an item it does
 // not change: its own text when the writer writes it so (see
 // untouchedItem), else the encoding of its parse.
-func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
+func asItCame(in *yamlio.Input, e *engine.Engine, i int) ([]byte, error) {
 	text, ok, err := untouchedItem(in, e, i)
 	if err != nil || ok {
 		return text, err
@@ -327,13 +320,13 @@ func asItCame(in *stream.Input, e *engine.Engine, i int) ([]byte, error) {
 	return entryText(item)
 }
 
-// entryText is an item's text as the list's entry (yamltext.ItemText),
+// entryText is an item's text as the list's entry (emit.ItemText),
 // with the blank line the writer puts after an entry that holds a comment
 // of its own at its end (a flow mapping followed by comments: the parser
 // attaches them to the entry) when anything follows it: another entry, or
 // the results every list ends with.
 func entryText(item *yaml.RNode) ([]byte, error) {
-	text, err := yamltext.ItemText(item)
+	text, err := emit.ItemText(item)
 	if err != nil || item.YNode().FootComment == "" || len(text) == 0 {
 		return text, err
 	}
@@ -346,7 +339,7 @@ func resultsText(results fn.Results) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, nil
 	}
-	text, err := yamltext.ResultsText(report.Untagged(results))
+	text, err := emit.ResultsText(report.Untagged(results))
 	if err != nil {
 		return nil, fmt.Errorf("encoding the results: %w", err)
 	}
@@ -355,7 +348,7 @@ func resultsText(results fn.Results) ([]byte, error) {
 
 // editItem parses, checks, edits and encodes item i, whose text is given
 // when it was read already.
-func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, error) {
+func editItem(in *yamlio.Input, e *engine.Engine, i int, text []byte) (encoded, error) {
 	var (
 		item *yaml.RNode
 		err  error
@@ -365,7 +358,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 	} else {
 		item, err = in.ParseItem(i)
 	}
-	var parseErr *stream.ParseError
+	var parseErr *yamlio.ParseError
 	if err != nil && !errors.As(err, &parseErr) {
 		return encoded{}, fmt.Errorf("reading input: %w", err)
 	}
@@ -376,7 +369,7 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 		return encoded{}, fmt.Errorf("ResourceList items[%d]%s", i, err) // as ParseResourceList says it
 	}
 	ed := e.Edit(item)
-	if w := ed.Written; !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(text) {
+	if w := ed.Written; !w.Changed && text != nil && !in.Layout.Joined(i) && asWritten(in, text) {
 		results, err := resultsText(w.Results)
 		return encoded{edit: ed, text: text, results: results}, err
 	}
@@ -388,10 +381,10 @@ func editItem(in *stream.Input, e *engine.Engine, i int, text []byte) (encoded, 
 }
 
 // asWritten reports whether an item's text is what the writer writes for
-// it (see scan.ScanItem): an item the run does not change is then
+// it (see yamlio.Input.ScanItem): an item the run does not change is then
 // written as its text, which spares its encoding.
-func asWritten(text []byte) bool {
-	_, ok := scan.ScanItem(text)
+func asWritten(in *yamlio.Input, text []byte) bool {
+	_, ok := in.ScanItem(text)
 	return ok
 }
 

@@ -5,12 +5,11 @@ import (
 	"fmt"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/scan"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
 // untouched reports whether the run need not parse a plain stream
-// document's body: scan.Scan reads it (its apiVersion and kind, no
+// document's body: yamlio.ScanDocument reads it (its apiVersion and kind, no
 // duplicate key, a metadata mapping), the engine neither edits, reads nor
 // counts an item of that kind (see engine.Engine.Untouched), and the
 // document holds nothing else the run reads (the kpt package-path
@@ -20,17 +19,17 @@ func untouched(e *engine.Engine, body []byte) bool {
 	if bytes.Contains(body, []byte(engine.PackagePathAnnotation)) {
 		return false
 	}
-	s, ok := scan.Scan(body)
+	s, ok := yamlio.ScanDocument(body)
 	return ok && e.Untouched(s.APIVersion, s.Kind)
 }
 
 // untouchedItem reads item i of a YAML ResourceList and reports whether the
 // streaming path may write its text in its place without parsing it: the
 // run does not read it (as untouched says for a plain document), and
-// scan.ScanItem finds it already as the writer writes it. An item joined to
-// its neighbours (see stream.Layout.Joined) is always parsed: its own text
+// Input.ScanItem finds it already as the writer writes it. An item joined to
+// its neighbours (see yamlio.Layout.Joined) is always parsed: its own text
 // does not say where the parser attaches its comments.
-func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, error) {
+func untouchedItem(in *yamlio.Input, e *engine.Engine, i int) ([]byte, bool, error) {
 	if in.Layout.JSON {
 		return nil, false, nil
 	}
@@ -41,7 +40,7 @@ func untouchedItem(in *stream.Input, e *engine.Engine, i int) ([]byte, bool, err
 	if in.Layout.Joined(i) || bytes.Contains(text, []byte(engine.PackagePathAnnotation)) || e.MayRead(itemKind(text)) {
 		return text, false, nil
 	}
-	s, ok := scan.ScanItem(text)
+	s, ok := in.ScanItem(text)
 	return text, ok && e.Untouched(s.APIVersion, s.Kind), nil
 }
 

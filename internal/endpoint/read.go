@@ -19,7 +19,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // source says where a setting is written, so that it can be rewritten there.
@@ -119,7 +119,7 @@ func (ct Container) swtch() *preset.EndpointSwitch {
 // wins, an empty value is unset; any variable of the prefix makes the
 // container environment-styled.
 func (ct *Container) readEnv(c *yaml.RNode, at string, sw *preset.EndpointSwitch) {
-	env, err := yamlnode.Lookup(c, "env")
+	env, err := tree.Lookup(c, "env")
 	if err == nil && env != nil && env.YNode().Kind == yaml.SequenceNode {
 		for i, e := range env.YNode().Content {
 			name := stringField(yaml.NewRNode(e), "name")
@@ -140,7 +140,7 @@ func (ct *Container) readEnv(c *yaml.RNode, at string, sw *preset.EndpointSwitch
 			}
 		}
 	}
-	if from, err := yamlnode.Lookup(c, "envFrom"); err == nil && from != nil && len(from.YNode().Content) > 0 {
+	if from, err := tree.Lookup(c, "envFrom"); err == nil && from != nil && len(from.YNode().Content) > 0 {
 		ct.Unread = append(ct.Unread, at+".envFrom")
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -291,7 +291,7 @@ func (t *Transformer) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results)
 
 // Transform is Run over items held in memory. Items held together may
 // share anchors: an alias in one item whose anchor was in an item the run
-// expanded is replaced by what it referred to (see yamlshape.Aliases), and
+// expanded is replaced by what it referred to (see shapes.Aliases), and
 // an item where that fails fails.
 func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	out := make([]*yaml.RNode, len(items))
@@ -300,7 +300,7 @@ func (e *Engine) Transform(items []*yaml.RNode) ([]*yaml.RNode, fn.Results) {
 	for i := range marked {
 		marked[i] = i
 	}
-	var aliases yamlshape.Aliases
+	var aliases shapes.Aliases
 	closing, _ := Run(e, Pass[struct{}]{
 		Len: len(items), Marked: marked,
 		ParseMarked: func(i int) (*yaml.RNode, error) { return items[i], nil },

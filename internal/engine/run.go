@@ -30,7 +30,7 @@ type Pass[T any] struct {
 	Prepare func(i int) (v T, ed *Edit, err error)
 	// Check, when set, is given each edit in input order before the run
 	// counts it, and reports whether it changed the edit: the whole list
-	// keeps its aliases there (see yamlshape.Aliases).
+	// keeps its aliases there (see shapes.Aliases).
 	Check func(i int, ed *Edit) bool
 	// Write writes item i, in input order: v as Prepare made it, with
 	// what the run writes for the item (nil when ed was nil). The run may

@@ -15,7 +15,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -57,7 +57,7 @@ func (f Filter) Filter(specs []*yaml.RNode) ([]*yaml.RNode, error) {
 
 // Current returns the pod spec's grace period, the Kubernetes default when absent.
 func Current(spec *yaml.RNode) int64 {
-	n, err := yamlnode.Lookup(spec, Field)
+	n, err := tree.Lookup(spec, Field)
 	if err != nil || n == nil || n.IsNil() {
 		return DefaultSeconds
 	}

@@ -9,7 +9,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Hook names under a container's lifecycle.
@@ -22,7 +22,7 @@ const (
 
 // Get returns the hook's handler node, or nil.
 func Get(container *yaml.RNode, name string) *yaml.RNode {
-	n, err := yamlnode.Lookup(container, "lifecycle", name)
+	n, err := tree.Lookup(container, "lifecycle", name)
 	if err != nil || n == nil || n.IsNilOrEmpty() {
 		return nil
 	}
@@ -35,7 +35,7 @@ func Exec(container *yaml.RNode, name string) ([]string, bool) {
 	if h == nil {
 		return nil, false
 	}
-	cmd, err := yamlnode.Lookup(h, "exec", "command")
+	cmd, err := tree.Lookup(h, "exec", "command")
 	if err != nil || cmd == nil || cmd.YNode().Kind != yaml.SequenceNode {
 		return nil, false
 	}
@@ -57,7 +57,7 @@ func SleepAction(container *yaml.RNode, name string) (int64, bool) {
 	if h == nil {
 		return 0, false
 	}
-	n, err := yamlnode.Lookup(h, "sleep", "seconds")
+	n, err := tree.Lookup(h, "sleep", "seconds")
 	if err != nil || n == nil {
 		return 0, false
 	}
@@ -96,7 +96,7 @@ func StringList(values ...string) *yaml.RNode {
 	seq := yaml.NewListRNode()
 	for _, v := range values {
 		n := yaml.NewStringRNode(v).YNode()
-		if !yamlnode.PlainString(v) && yaml.IsYaml1_1NonString(n) {
+		if !tree.PlainString(v) && yaml.IsYaml1_1NonString(n) {
 			n.Style = yaml.DoubleQuotedStyle // "on", "no", "y": strings to every decoder
 		}
 		seq.YNode().Content = append(seq.YNode().Content, n)

@@ -8,9 +8,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/bench/corpus"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/stream"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamltext"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/emit"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -66,7 +66,7 @@ func BenchmarkItem(b *testing.B) {
 // BenchmarkItemRoundTrip is one item through the streaming path's steps:
 // parse its text, edit it, encode it.
 func BenchmarkItemRoundTrip(b *testing.B) {
-	text, err := yamltext.ItemText(typicalDeployment(b))
+	text, err := emit.ItemText(typicalDeployment(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,11 +74,11 @@ func BenchmarkItemRoundTrip(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		item, err := stream.ParseItem(text)
+		item, err := yamlio.ParseItem(text)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := yamltext.ItemText(tr.edit1(item).Node); err != nil {
+		if _, err := emit.ItemText(tr.edit1(item).Node); err != nil {
 			b.Fatal(err)
 		}
 	}

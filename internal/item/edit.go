@@ -67,7 +67,7 @@ type Written struct {
 	// Node is the edited item, or the input item when nothing changed, the
 	// action is validate or the run fails. An item nothing changed may
 	// still be a copy whose comments are placed to read back where they
-	// were (see yamlshape.Stable).
+	// were (see shapes.Stable).
 	Node *yaml.RNode
 	// Changed reports whether an edit changed the item (for a List, one of
 	// its entries): only then does Node hold other data than the input.

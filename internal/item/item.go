@@ -19,8 +19,8 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -82,9 +82,9 @@ func New(cfg *config.SidecarLifecycle) *Editor {
 // never edits the input node: changes are made on a copy, which is
 // returned only when something changed and nothing failed. A duplicate key
 // anywhere in the item is an error. A workload with anchors, aliases or
-// merge keys is read, edited and written expanded (see yamlshape.Expand);
+// merge keys is read, edited and written expanded (see shapes.Expand);
 // one left as it was keeps them. Either is returned with its comments where
-// they read back the same (see yamlshape.Stable). w is the item's
+// they read back the same (see shapes.Stable). w is the item's
 // workload (workload.Find), or nil for an item that is not one.
 func (t *Editor) item(item *yaml.RNode, w *workload.Workload, ns Namespaces) Result {
 	work, shape, err := t.prepare(item, w)
@@ -103,7 +103,7 @@ func (t *Editor) item(item *yaml.RNode, w *workload.Workload, ns Namespaces) Res
 	if !shape.Unsettled {
 		return res // the edits write no comment and no folded scalar
 	}
-	if stable := yamlshape.Stable(res.Node.YNode()); stable != res.Node.YNode() {
+	if stable := shapes.Stable(res.Node.YNode()); stable != res.Node.YNode() {
 		res.Node = yaml.NewRNode(stable)
 	}
 	return res
@@ -112,15 +112,15 @@ func (t *Editor) item(item *yaml.RNode, w *workload.Workload, ns Namespaces) Res
 // prepare checks an item for duplicate keys and aliases that expand beyond
 // bounds; a workload with anchors, aliases or merge keys is returned
 // expanded, to be read and edited.
-func (t *Editor) prepare(item *yaml.RNode, w *workload.Workload) (*yaml.RNode, yamlshape.Shape, error) {
-	shape, err := yamlshape.Walk(item.YNode())
+func (t *Editor) prepare(item *yaml.RNode, w *workload.Workload) (*yaml.RNode, shapes.Shape, error) {
+	shape, err := shapes.Walk(item.YNode())
 	if err != nil || !shape.Anchored {
 		return item, shape, err
 	}
 	if w == nil {
-		return item, shape, yamlshape.CheckSize(item.YNode())
+		return item, shape, shapes.CheckSize(item.YNode())
 	}
-	expanded, err := yamlshape.Expand(item.YNode())
+	expanded, err := shapes.Expand(item.YNode())
 	if err != nil {
 		return item, shape, err
 	}
@@ -138,7 +138,7 @@ func (t *Editor) edited(item *yaml.RNode, w *workload.Workload, ns Namespaces) R
 	}
 	// The workload is read and edited in a copy, whose pod is found once;
 	// the item stays as it came when the edit fails.
-	w = w.With(yamlnode.Copy(item))
+	w = w.With(tree.Copy(item))
 	meta := readPodMeta(w)
 	skip, errs := checkWorkload(w, meta, ns.skips(w.Namespace))
 	if len(errs) > 0 {
@@ -154,11 +154,11 @@ func (t *Editor) edited(item *yaml.RNode, w *workload.Workload, ns Namespaces) R
 	}
 	res := Result{Node: item}
 	// The comment at the end of the item stays at its end, whatever moves.
-	trailing := yamlshape.TakeTrailing(w.Node.YNode())
+	trailing := shapes.TakeTrailing(w.Node.YNode())
 	res.Log.PodSpec, res.Log.PodMeta = strings.Join(w.SpecPath, "."), strings.Join(w.TemplateMetaPath(), ".")
 	outcome, annotated, err := t.edit(w, &p, &res.Log)
 	res.sidecars, res.injected = p.sidecarNames(), p.injectedPresets
-	yamlshape.PutTrailing(w.Node.YNode(), trailing)
+	shapes.PutTrailing(w.Node.YNode(), trailing)
 	if err != nil {
 		res.Log.FailWith(err)
 	}
@@ -298,7 +298,7 @@ func (t *Editor) sort(spec *yaml.RNode, p plan, log *report.Log) (found, injecte
 // sidecar that keeps running.
 func warnInit(spec *yaml.RNode, name string, log *report.Log) {
 	c := podspec.Find(spec, podspec.InitContainers, name)
-	if rp, err := yamlnode.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
+	if rp, err := tree.Lookup(c, "restartPolicy"); err == nil && rp != nil && yaml.GetValue(rp) == "Always" {
 		log.Warn(report.KindPlacement, report.Container(podspec.InitContainers, name), "%s is a native sidecar (an init container with restartPolicy Always); ordered mode leaves it there", name)
 		return
 	}

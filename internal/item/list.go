@@ -7,7 +7,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 )
 
 // editList edits a List (see list.Items), as `kubectl get -o yaml|json`
@@ -36,7 +36,7 @@ func (t *Editor) editList(item *yaml.RNode, nodes []*yaml.Node, f *Facts) Edit {
 		out[i] = ed.Entries[i].Result.Node
 	}
 	// An entry's alias whose anchor was in an entry written expanded.
-	if i, err := yamlshape.KeepAliases(in, out); err != nil {
+	if i, err := shapes.KeepAliases(in, out); err != nil {
 		ed.Entries[i].Result.Outcome = OutcomeFailed
 		ed.Entries[i].Result.Log.FailWith(err)
 	}
@@ -67,11 +67,11 @@ func checkList(item *yaml.RNode, entries []*yaml.Node) error {
 	c := item.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
 		if keys[c[i].Value] {
-			return &yamlshape.DuplicateKeyError{Key: c[i].Value}
+			return &shapes.DuplicateKeyError{Key: c[i].Value}
 		}
 		keys[c[i].Value] = true
 	}
-	if _, err := yamlshape.Walk(list.Without(item).YNode()); err != nil {
+	if _, err := shapes.Walk(list.Without(item).YNode()); err != nil {
 		return err
 	}
 	for i, n := range entries {

@@ -199,7 +199,7 @@ func (m *podMeta) TemplateLabel(key string) (string, bool) {
 }
 
 // value is the value of the first key of the name in a mapping, as
-// yamlnode.Lookup and yaml.GetValue read it; read is false where they may
+// tree.Lookup and yaml.GetValue read it; read is false where they may
 // read otherwise (a node that is not a mapping, a key that is not a plain
 // word), for the caller to ask them.
 func value(n *yaml.Node, key string) (v string, ok, read bool) {

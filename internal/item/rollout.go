@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -53,7 +53,7 @@ var _ kio.Filter = rolloutHash{}
 // Filter sets the annotation on each metadata node.
 func (f rolloutHash) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 	return kio.FilterAll(yaml.FilterFunc(func(meta *yaml.RNode) (*yaml.RNode, error) {
-		cur, err := yamlnode.Lookup(meta, yaml.AnnotationsField, config.AnnotationConfigHash)
+		cur, err := tree.Lookup(meta, yaml.AnnotationsField, config.AnnotationConfigHash)
 		if err == nil && cur != nil && yaml.GetValue(cur) == f.Hash {
 			return meta, nil
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/hook"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Sidecar is one sidecar to convert.
@@ -124,7 +124,7 @@ func (f Convert) place(spec *yaml.RNode, sidecars []*yaml.Node) error {
 			err = spec.PipeE(yaml.SetField(podspec.InitContainers, seq))
 			seq = podspec.List(spec, podspec.InitContainers)
 		} else {
-			err = yamlnode.InsertBefore(spec, podspec.InitContainers, seq, podspec.Containers)
+			err = tree.InsertBefore(spec, podspec.InitContainers, seq, podspec.Containers)
 		}
 		if err != nil {
 			return err

@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Ref names an object: its type, namespace and name.
@@ -45,7 +45,7 @@ var clusterScoped = map[string]bool{"v1/Node": true}
 // across namespaces), unless it is cluster-scoped. Fields of another shape
 // than Kubernetes writes are read as no controller.
 func Controller(item *yaml.RNode) (Ref, bool) {
-	refs, err := yamlnode.Lookup(item, yaml.MetadataField, "ownerReferences")
+	refs, err := tree.Lookup(item, yaml.MetadataField, "ownerReferences")
 	if err != nil || refs == nil || refs.YNode().Kind != yaml.SequenceNode {
 		return Ref{}, false
 	}

@@ -5,7 +5,7 @@ package podspec
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Container list fields of a pod spec.
@@ -19,7 +19,7 @@ const (
 // List returns the named container list of the pod spec, or nil when absent
 // or not a list.
 func List(spec *yaml.RNode, field string) *yaml.RNode {
-	seq, err := yamlnode.Lookup(spec, field)
+	seq, err := tree.Lookup(spec, field)
 	if err != nil || seq == nil || seq.YNode().Kind != yaml.SequenceNode {
 		return nil
 	}

@@ -3,7 +3,7 @@ package preset
 import (
 	"strconv"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Injector is the admission webhook that adds a sidecar to pods, as the
@@ -87,7 +87,7 @@ func (s Switch) set(pod Pod) bool {
 	}
 	v, ok := read(s.Key)
 	if ok && s.Field != "" {
-		v, ok = yamlnode.MappingValue(v, s.Field)
+		v, ok = tree.MappingValue(v, s.Field)
 	}
 	return ok && (v == s.Value || s.Value == AnyValue)
 }

@@ -8,7 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlnode"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -38,7 +38,7 @@ type lookup struct {
 // get returns the node at path in root, looking it up the first time.
 func (l *lookup) get(root *yaml.RNode, path []string) (*yaml.RNode, error) {
 	if !l.done {
-		l.node, l.err = yamlnode.Lookup(root, path...)
+		l.node, l.err = tree.Lookup(root, path...)
 		l.done = true
 	}
 	return l.node, l.err
@@ -151,11 +151,11 @@ func (w *Workload) TemplateMeta() (*yaml.RNode, error) {
 	parent := w.Node
 	if len(path) > 1 {
 		var err error
-		if parent, err = yamlnode.Lookup(w.Node, path[:len(path)-1]...); err != nil || parent == nil {
+		if parent, err = tree.Lookup(w.Node, path[:len(path)-1]...); err != nil || parent == nil {
 			return nil, fmt.Errorf("no pod template at %s", strings.Join(path[:len(path)-1], "."))
 		}
 	}
-	meta, err := yamlnode.EnsureMapBefore(parent, yaml.MetadataField, w.SpecPath[len(w.SpecPath)-1])
+	meta, err := tree.EnsureMapBefore(parent, yaml.MetadataField, w.SpecPath[len(w.SpecPath)-1])
 	if err == nil {
 		w.meta = lookup{node: meta, done: true}
 	}
@@ -168,7 +168,7 @@ func (w *Workload) TemplateLabel(key string) (string, bool) {
 	if err != nil || meta == nil {
 		return "", false
 	}
-	n, err := yamlnode.Lookup(meta, yaml.LabelsField, key)
+	n, err := tree.Lookup(meta, yaml.LabelsField, key)
 	if err != nil || n == nil {
 		return "", false
 	}
@@ -202,13 +202,13 @@ func (w *Workload) AnnotationAt(key string) (value string, metadata []string, ok
 // the pod template's (found once), then the workload's own.
 func (w *Workload) MetadataAt(i int, path ...string) (*yaml.RNode, error) {
 	if i > 0 {
-		return yamlnode.Lookup(w.Node, append([]string{yaml.MetadataField}, path...)...)
+		return tree.Lookup(w.Node, append([]string{yaml.MetadataField}, path...)...)
 	}
 	meta, err := w.Meta()
 	if err != nil || meta == nil {
 		return nil, err
 	}
-	return yamlnode.Lookup(meta, path...)
+	return tree.Lookup(meta, path...)
 }
 
 // MetadataPaths are the paths of the metadata the workload's annotations

@@ -7,7 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlshape"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 )
 
 // Load reads a functionConfig: nil or empty, a ConfigMap, or a SidecarLifecycle.
@@ -55,8 +55,8 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 	if rn.YNode().Kind != yaml.MappingNode {
 		return nil, Errors{{Path: "functionConfig", Message: "must be a mapping"}}
 	}
-	if _, err := yamlshape.Walk(rn.YNode()); err != nil {
-		var dup *yamlshape.DuplicateKeyError
+	if _, err := shapes.Walk(rn.YNode()); err != nil {
+		var dup *shapes.DuplicateKeyError
 		if errors.As(err, &dup) && dup.Path != "" {
 			return nil, Errors{{Path: dup.Path, Message: fmt.Sprintf("duplicate key %q: remove one", dup.Key)}}
 		}
