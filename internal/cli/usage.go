@@ -1,4 +1,4 @@
-package fn
+package cli
 
 const usage = `sidecar-lifecycle: a KRM function that makes sidecars start before the
 application containers and stop after them, with no change to any image.
