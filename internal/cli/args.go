@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
@@ -23,7 +25,7 @@ const (
 	cmdExplain
 )
 
-// args are the command line, read by one parser whatever the order of its
+// args are the command line, read through pflag whatever the order of its
 // arguments.
 type args struct {
 	command command
@@ -54,24 +56,17 @@ var verbs = map[string]command{"validate": cmdRun, "mutate": cmdRun, "explain": 
 // ResourceList: with a verb, --config or inputs.
 func (a args) plain() bool { return a.verb != "" || a.config != "" || len(a.inputs) > 0 }
 
-// standalone are the arguments that take no other, with their commands;
-// the words count only as the first argument.
-var (
-	standalone = map[string]command{"--help": cmdHelp, "-h": cmdHelp, "--version": cmdVersion, "--schema": cmdSchema}
-	words      = map[string]command{"help": cmdHelp, "version": cmdVersion, "schema": cmdSchema}
-)
+// words are the commands that count only as the first argument, alone.
+var words = map[string]command{"help": cmdHelp, "version": cmdVersion, "schema": cmdSchema}
 
 var errConfigFile = errors.New("--config needs a file: --config policy.yaml")
 
 // parseArgs reads the command line. A first argument validate, mutate or
-// explain is a verb over a plain stream. Flags and inputs come in any
-// order: --explain[=text|markdown] (explain's --format text|markdown),
-// --config FILE (or --config=FILE), --output FORMAT and --output-file
-// PATH at most once each, and the files and
-// directories of the plain stream, read with the config or, without
-// --config, the defaults. --help, --version and --schema (and help,
-// version and schema as the first argument) stand alone. An unknown flag,
-// a flag given twice and a combination that cannot work are errors.
+// explain is a verb over a plain stream; help, version and schema as the
+// first argument stand alone. The flags are those of flagSet, in any order
+// among the files and directories of the plain stream, each at most once:
+// an unknown flag, a flag given twice and a combination that cannot work
+// are errors.
 func parseArgs(list []string) (args, error) {
 	var a args
 	if len(list) > 0 {
@@ -85,111 +80,158 @@ func parseArgs(list []string) (args, error) {
 			return args{command: c, flag: list[0]}, nil
 		}
 	}
-	configSet, afterExplain := false, false
-	for i := 0; i < len(list); i++ {
-		arg := list[i]
-		name, value, hasValue := strings.Cut(arg, "=")
-		bareExplain := afterExplain
-		afterExplain = false
-		if c, ok := standalone[arg]; ok {
+	fs := flagSet(a.verb)
+	given := map[string]bool{}
+	raw := rawArgs{list: list}
+	bareExplain := -1 // the index after a bare --explain
+	err := fs.ParseAll(list, func(f *pflag.Flag, value string) error {
+		arg := raw.take(f)
+		d := flagDefs[f.Name]
+		if d.command != cmdRun { // --help, --version, --schema
+			if value != "true" || strings.Contains(arg, "=") {
+				return fmt.Errorf("unknown argument %s; see --help", report.Quote(arg))
+			}
 			if a.flag != "" {
-				return args{}, alone(arg, a.flag)
+				return alone(arg, a.flag)
 			}
-			a.command, a.flag = c, arg
-			continue
+			a.command, a.flag = d.command, arg
+			return nil
 		}
-		switch {
-		case name == "--format" && a.verb == "explain":
-			if !hasValue {
-				if i+1 == len(list) {
-					return args{}, errors.New("--format needs text or markdown: explain --format markdown")
-				}
-				i++
-				value = list[i]
-			}
+		twice := given[f.Name]
+		given[f.Name] = true
+		switch f.Name {
+		case "format":
 			if value != "text" && value != "markdown" {
-				return args{}, fmt.Errorf("unknown format %s; use --format text or --format markdown", report.Quote(value))
+				return fmt.Errorf("unknown format %s; use --format text or --format markdown", report.Quote(value))
 			}
-			if a.format != "" {
-				return args{}, errors.New("--format is given twice: one format per run")
+			if twice {
+				return errors.New("--format is given twice: one format per run")
 			}
 			a.format = value
-		case name == "--explain" && a.verb != "":
-			return args{}, fmt.Errorf("%s takes no --explain: use the explain command (sidecar-lifecycle explain [--format markdown] ...)", a.verb)
-		case name == "--explain":
-			if hasValue && value != "text" && value != "markdown" {
-				return args{}, fmt.Errorf("unknown argument %s; use --explain, --explain=text or --explain=markdown", report.Quote(arg))
+		case "explain":
+			if a.verb != "" {
+				return fmt.Errorf("%s takes no --explain: use the explain command (sidecar-lifecycle explain [--format markdown] ...)", a.verb)
 			}
-			if a.command == cmdExplain {
-				return args{}, errors.New("--explain is given twice: one format per run")
+			if value == bare {
+				value = ""
+				bareExplain = raw.next
+			} else if value != "text" && value != "markdown" {
+				return fmt.Errorf("unknown argument %s; use --explain, --explain=text or --explain=markdown", report.Quote(arg))
+			}
+			if twice {
+				return errors.New("--explain is given twice: one format per run")
 			}
 			if a.flag != "" {
-				return args{}, alone(a.flag, arg)
+				return alone(a.flag, arg)
 			}
 			a.command, a.flag, a.format = cmdExplain, arg, value
-			afterExplain = !hasValue
-		case name == "--config":
-			if !hasValue {
-				if i+1 == len(list) {
-					return args{}, errConfigFile
-				}
-				i++
-				value = list[i]
-			}
-			if configSet {
-				return args{}, errors.New("--config is given twice: one config file per run")
+		case "config":
+			if twice {
+				return errors.New("--config is given twice: one config file per run")
 			}
 			if value == "" {
-				return args{}, errConfigFile
+				return errConfigFile
 			}
-			a.config, configSet = value, true
-		case name == "--max-document-size":
-			if !hasValue {
-				if i+1 == len(list) {
-					return args{}, errors.New("--max-document-size needs a size: --max-document-size 512Mi")
-				}
-				i++
-				value = list[i]
-			}
-			if a.maxDocumentSize != "" {
-				return args{}, errors.New("--max-document-size is given twice: one size per run")
+			a.config = value
+		case "max-document-size":
+			if twice {
+				return errors.New("--max-document-size is given twice: one size per run")
 			}
 			if _, err := parseSize("--max-document-size", value); err != nil {
-				return args{}, err
+				return err
 			}
 			a.maxDocumentSize = value
-		case name == "--output" || name == "--output-file":
-			if !hasValue {
-				if i+1 == len(list) {
-					return args{}, fmt.Errorf("%s needs a value: %s", name, outputExamples[name])
-				}
-				i++
-				value = list[i]
-			}
-			if err := a.setOutput(name, value); err != nil {
-				return args{}, err
-			}
-		case arg == "-":
-			return args{}, errors.New("read stdin by naming no input file, not \"-\"")
-		case strings.HasPrefix(arg, "-"):
-			return args{}, fmt.Errorf("unknown argument %s; see --help", report.Quote(arg))
-		case bareExplain && (arg == "text" || arg == "markdown"):
-			return args{}, fmt.Errorf("--explain takes its format after \"=\": --explain=%s (a file named %s is ./%s)", arg, arg, arg)
-		default:
-			a.inputs = append(a.inputs, arg)
+		case "output", "output-file":
+			return a.setOutput("--"+f.Name, value)
 		}
+		return nil
+	})
+	if err != nil {
+		return args{}, flagError(err, list)
+	}
+	if fs.ArgsLenAtDash() >= 0 {
+		return args{}, fmt.Errorf("unknown argument %s; see --help", report.Quote("--"))
+	}
+	for _, arg := range fs.Args() {
+		if arg == "-" {
+			return args{}, errors.New("read stdin by naming no input file, not \"-\"")
+		}
+	}
+	if bareExplain >= 0 && bareExplain < len(list) && (list[bareExplain] == "text" || list[bareExplain] == "markdown") {
+		arg := list[bareExplain]
+		return args{}, fmt.Errorf("--explain takes its format after \"=\": --explain=%s (a file named %s is ./%s)", arg, arg, arg)
+	}
+	a.inputs = fs.Args()
+	if len(a.inputs) == 0 {
+		a.inputs = nil
 	}
 	if err := a.checkOutput(); err != nil {
 		return args{}, err
 	}
-	if a.flag != "" && a.verb == "" && a.command != cmdExplain && (configSet || len(a.inputs) > 0) {
+	if a.flag != "" && a.verb == "" && a.command != cmdExplain && (given["config"] || len(a.inputs) > 0) {
 		other := "--config"
-		if !configSet {
+		if !given["config"] {
 			other = a.inputs[0]
 		}
 		return args{}, alone(a.flag, other)
 	}
 	return a, nil
+}
+
+// flagError turns pflag's parse errors into the command's own: an unknown
+// flag is named as it was written, a flag without its value says what the
+// value is.
+func flagError(err error, list []string) error {
+	var (
+		unknown  *pflag.NotExistError
+		required *pflag.ValueRequiredError
+		syntax   *pflag.InvalidSyntaxError
+	)
+	switch {
+	case errors.As(err, &unknown):
+		arg, short := "--"+unknown.GetSpecifiedName(), unknown.GetSpecifiedShortnames() != ""
+		if short {
+			arg = "-" + unknown.GetSpecifiedName()
+		}
+		for _, s := range list {
+			name, _, _ := strings.Cut(s, "=")
+			if name == arg || short && !strings.HasPrefix(s, "--") && strings.HasPrefix(s, "-") && strings.Contains(s, unknown.GetSpecifiedName()) {
+				arg = s
+				break
+			}
+		}
+		return fmt.Errorf("unknown argument %s; see --help", report.Quote(arg))
+	case errors.As(err, &syntax):
+		return fmt.Errorf("unknown argument %s; see --help", report.Quote(syntax.GetSpecifiedFlag()))
+	case errors.As(err, &required):
+		return errors.New(flagDefs[required.GetFlag().Name].needs)
+	}
+	return err
+}
+
+// rawArgs finds the argument that gave each flag pflag reports, in order,
+// for the messages that name it as written (-h, --explain=markdown).
+type rawArgs struct {
+	list []string
+	// next is the index after the last flag found (and its value, when
+	// that was the next argument).
+	next int
+}
+
+// take returns the argument that gave the flag, and moves past it.
+func (r *rawArgs) take(f *pflag.Flag) string {
+	for ; r.next < len(r.list); r.next++ {
+		s := r.list[r.next]
+		name, _, hasValue := strings.Cut(s, "=")
+		if name == "--"+f.Name || (f.Shorthand != "" && name == "-"+f.Shorthand) {
+			r.next++
+			if !hasValue && f.NoOptDefVal == "" {
+				r.next++
+			}
+			return s
+		}
+	}
+	return "--" + f.Name
 }
 
 // alone is the error for a standalone argument given with another.

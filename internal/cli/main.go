@@ -1,4 +1,4 @@
-// Package fn is the command line of sidecar-lifecycle: it reads a
+// Package cli is the command line of sidecar-lifecycle: it reads a
 // ResourceList on stdin and writes it, with results, on stdout (a KRM
 // function), or with --config edits a plain multi-document YAML stream (a
 // Helm post-renderer), and prints every warning and error on stderr.
