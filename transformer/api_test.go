@@ -1,20 +1,71 @@
 package transformer_test
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// publicPackages are the library: the directories under the module root
-// whose exported names other programs may use.
-var publicPackages = []string{".", "config", "kustomize"}
+// publicPackages are the module's packages other programs may import:
+// every one outside internal/ that is not a command and has Go files
+// besides its tests, each as its directory.
+func publicPackages(t *testing.T) []string {
+	t.Helper()
+	out, err := goList("-f", "{{.Name}} {{len .GoFiles}} {{.Dir}}", "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		fields := strings.SplitN(line, " ", 3)
+		if len(fields) != 3 || fields[0] == "main" || fields[1] == "0" || isInternal(filepath.ToSlash(fields[2])) {
+			continue
+		}
+		dirs = append(dirs, fields[2])
+	}
+	if !slices.Contains(dirs, mustAbs(t, ".")) || !slices.Contains(dirs, mustAbs(t, "config")) {
+		t.Fatalf("go list ./... names neither transformer nor transformer/config: %q", dirs)
+	}
+	return dirs
+}
+
+// goList runs go list at the module's root.
+func goList(args ...string) (string, error) {
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = ".."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// isInternal reports whether a package path or directory lies under a
+// directory named internal.
+func isInternal(p string) bool {
+	return strings.Contains(p+"/", "/internal/")
+}
+
+// mustAbs is the absolute path of a directory.
+func mustAbs(t *testing.T, dir string) string {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
 
 // internalAliases are the exported names that are aliases of internal types,
 // kept so that callers can name what the API hands them.
@@ -23,11 +74,12 @@ var internalAliases = map[string]bool{
 	"config.CatalogEntry":      true, // spec.catalog.entries, in the catalog's file format
 }
 
-// TestPublicAPI: the public packages export no variable (a value callers
-// could change under the function) and no signature, field or type that
-// names a package under internal/, but for the aliases listed.
+// TestPublicAPI: the public packages (every package of the module outside
+// internal/ but the commands) export no variable (a value callers could
+// change under the function) and no signature, field or type that names a
+// package under internal/, but for the aliases listed.
 func TestPublicAPI(t *testing.T) {
-	for _, dir := range publicPackages {
+	for _, dir := range publicPackages(t) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
