@@ -197,3 +197,47 @@ func TestPublicAPICatches(t *testing.T) {
 		t.Errorf("found %d problems, want 3 (the variable, the field P, Look): %q", len(got), got)
 	}
 }
+
+// configInternalDeps are the internal packages transformer/config still
+// depends on. The list only shrinks: config is to be a leaf, with its
+// catalog entry types, built-in catalog and checks of its own, and the
+// list then empty (see docs/development.md, Layout).
+var configInternalDeps = []string{"internal/preset", "internal/report", "internal/yamlnode", "internal/yamlshape"}
+
+// TestConfigIsALeaf: go list -deps ./transformer/config names no package
+// under internal/ but those configInternalDeps still lists; a new one
+// fails, and so does one listed that config no longer needs.
+func TestConfigIsALeaf(t *testing.T) {
+	out, err := goList("-deps", "./transformer/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := internalDeps(out)
+	if !slices.Equal(got, configInternalDeps) {
+		t.Errorf("transformer/config depends on %q, want %q", got, configInternalDeps)
+	}
+}
+
+// internalDeps are the module's packages under internal/ among go list's
+// lines, relative to the module, sorted.
+func internalDeps(goList string) []string {
+	const module = "github.com/sidecar-lifecycle/sidecar-lifecycle/"
+	var deps []string
+	for _, p := range strings.Fields(goList) {
+		if rel, ok := strings.CutPrefix(p, module); ok && isInternal("/"+rel) {
+			deps = append(deps, rel)
+		}
+	}
+	slices.Sort(deps)
+	return deps
+}
+
+// TestInternalDepsCatches: the check above sees an internal package of
+// the module, a nested internal/ directory, and nothing else.
+func TestInternalDepsCatches(t *testing.T) {
+	got := internalDeps("errors\nsigs.k8s.io/kustomize/kyaml/yaml\ngithub.com/sidecar-lifecycle/sidecar-lifecycle/internal/report\n" +
+		"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config/internal/gendoc\ngithub.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config\n")
+	if want := []string{"internal/report", "transformer/config/internal/gendoc"}; !slices.Equal(got, want) {
+		t.Errorf("internalDeps: %q, want %q", got, want)
+	}
+}
