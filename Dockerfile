@@ -24,7 +24,7 @@ ARG VERSION=dev
 # The compiler cache survives between builds (BuildKit and podman).
 RUN --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -ldflags "-s -w -X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$VERSION" \
+    go build -trimpath -ldflags "-s -w -X github.com/sidecar-lifecycle/sidecar-lifecycle/internal/cli.version=$VERSION" \
       -o /out/sidecar-lifecycle .
 
 # A static binary needs no more than distroless/static. kpt and kustomize run

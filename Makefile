@@ -37,17 +37,17 @@ ACT := $(BIN)/act
 # its lock file.
 MERMAID := $(BIN)/mermaid
 MERMAID_FILES := internal/explain/testdata/mermaid
-# Microsoft's SARIF multitool and junit2json for fn's report tests, at the
+# Microsoft's SARIF multitool and junit2json for internal/cli's report tests, at the
 # versions of their lock file, and the OASIS SARIF 2.1.0 schema: go-sarif
 # v3 carries it, byte for byte the one of oasis-tcs/sarif-spec
 # (sarif-2.1/schema/sarif-schema-2.1.0.json), as a Go constant.
 REPORTS := $(BIN)/reports
-REPORTS_FILES := fn/testdata/reports
+REPORTS_FILES := internal/cli/testdata/reports
 SARIF_SCHEMA := $(BIN)/sarif-schema-2.1.0.json
 SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/yamlio/scan:FuzzScanAgreesWithParse ./internal/yamlio/scan:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./fn:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamlio/emit:FuzzResultsText
+FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/yamlio/scan:FuzzScanAgreesWithParse ./internal/yamlio/scan:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./internal/cli:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamlio/emit:FuzzResultsText
 FUZZTIME ?= 20s
 
 .PHONY: help build tools kustomize act mermaid chromium reports demo test verify e2e fuzz clean image image-test catalog-table
@@ -57,7 +57,7 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/sidecar-lifecycle
-	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
+	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/internal/cli.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
 
 tools: kustomize act mermaid chromium reports ## Install kustomize v5.8.2, Helm 3, Helm 4, act, (with npm) Mermaid and the report checkers into bin/, chromium and pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
@@ -126,7 +126,7 @@ chromium:
 # the report tests are skipped, and fail under CI=true.
 reports:
 	@if ! command -v npm >/dev/null 2>&1; then \
-		echo "npm is not on PATH: the report tests of fn are skipped (they fail under CI=true)."; \
+		echo "npm is not on PATH: the report tests of internal/cli are skipped (they fail under CI=true)."; \
 	elif ! cmp -s $(REPORTS_FILES)/package-lock.json $(REPORTS)/package-lock.json || [ ! -f $(REPORTS)/node_modules/junit2json/package.json ]; then \
 		echo "installing $(REPORTS_FILES)/package-lock.json into $(REPORTS)"; \
 		rm -rf $(REPORTS).tmp && mkdir -p $(REPORTS).tmp && \
@@ -162,7 +162,7 @@ verify: ## Check formatting, run go vet, then test
 		echo "gofmt would change these files (run gofmt -w):"; echo "$$unformatted"; exit 1; \
 	fi
 	go vet ./...
-	go vet -tags bench ./bench/ ./fn/
+	go vet -tags bench ./bench/ ./internal/cli/
 	$(MAKE) test
 
 e2e: build tools ## Run only the examples tests
@@ -216,5 +216,5 @@ bench: build ## The performance table (docs/performance.md), the function agains
 		go run ./bench -table -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -yamlv3 $(BIN)/yamlv3-identity; \
 	fi
 	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
-	$(TEST_ENV) go test -tags bench -count=1 -run '^(TestMemoryBoundedOnEveryForm|TestLargeWorkloadElided|TestFollowLiveHeap)$$' ./bench/ ./fn/
+	$(TEST_ENV) go test -tags bench -count=1 -run '^(TestMemoryBoundedOnEveryForm|TestLargeWorkloadElided|TestFollowLiveHeap)$$' ./bench/ ./internal/cli/
 	go test ./internal/... ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)

@@ -6,6 +6,7 @@ require (
 	github.com/kptdev/krm-functions-sdk/go/fn v1.0.3
 	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
+	github.com/spf13/pflag v1.0.10
 	k8s.io/api v0.36.1
 	k8s.io/apimachinery v0.36.1
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730

@@ -2,17 +2,17 @@
 // start before the application containers and stop after them, with no
 // change to any image. `go install
 // github.com/sidecar-lifecycle/sidecar-lifecycle@VERSION` installs it under
-// that name; the wiring is in package fn, the library in transformer.
+// that name; the wiring is in internal/cli, the library in transformer.
 package main
 
 import (
 	"os"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/fn"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/cli"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/crashguard"
 )
 
 func main() {
 	crashguard.Guard("sidecar-lifecycle") // a crash (out of memory) is one line, not every goroutine's stack
-	os.Exit(fn.Main())
+	os.Exit(cli.Main())
 }

@@ -32,7 +32,7 @@ func runTable(function, identity, yamlv3, dir, stdin string, runs int) error {
 	fmt.Println("| input | size | measure | function | baseline | ratio | goal |")
 	fmt.Println("| :--- | ---: | :--- | ---: | ---: | ---: | ---: |")
 	mix := corpus.Mix{Workloads: 2000, CRDs: 20, Others: 6000}
-	published, err := corpus.Published(corpus.PublishedDirs...)
+	published, err := corpus.Published(corpus.PublishedDirs()...)
 	if err != nil {
 		return fmt.Errorf("reading the published manifests (run from the module root): %w", err)
 	}

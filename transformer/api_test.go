@@ -1,20 +1,71 @@
 package transformer_test
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// publicPackages are the library: the directories under the module root
-// whose exported names other programs may use.
-var publicPackages = []string{".", "config", "kustomize"}
+// publicPackages are the module's packages other programs may import:
+// every one outside internal/ that is not a command and has Go files
+// besides its tests, each as its directory.
+func publicPackages(t *testing.T) []string {
+	t.Helper()
+	out, err := goList("-f", "{{.Name}} {{len .GoFiles}} {{.Dir}}", "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		fields := strings.SplitN(line, " ", 3)
+		if len(fields) != 3 || fields[0] == "main" || fields[1] == "0" || isInternal(filepath.ToSlash(fields[2])) {
+			continue
+		}
+		dirs = append(dirs, fields[2])
+	}
+	if !slices.Contains(dirs, mustAbs(t, ".")) || !slices.Contains(dirs, mustAbs(t, "config")) {
+		t.Fatalf("go list ./... names neither transformer nor transformer/config: %q", dirs)
+	}
+	return dirs
+}
+
+// goList runs go list at the module's root.
+func goList(args ...string) (string, error) {
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = ".."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// isInternal reports whether a package path or directory lies under a
+// directory named internal.
+func isInternal(p string) bool {
+	return strings.Contains(p+"/", "/internal/")
+}
+
+// mustAbs is the absolute path of a directory.
+func mustAbs(t *testing.T, dir string) string {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
 
 // internalAliases are the exported names that are aliases of internal types,
 // kept so that callers can name what the API hands them.
@@ -23,11 +74,12 @@ var internalAliases = map[string]bool{
 	"config.CatalogEntry":      true, // spec.catalog.entries, in the catalog's file format
 }
 
-// TestPublicAPI: the public packages export no variable (a value callers
-// could change under the function) and no signature, field or type that
-// names a package under internal/, but for the aliases listed.
+// TestPublicAPI: the public packages (every package of the module outside
+// internal/ but the commands) export no variable (a value callers could
+// change under the function) and no signature, field or type that names a
+// package under internal/, but for the aliases listed.
 func TestPublicAPI(t *testing.T) {
-	for _, dir := range publicPackages {
+	for _, dir := range publicPackages(t) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -143,5 +195,49 @@ func TestPublicAPICatches(t *testing.T) {
 	}
 	if len(got) != 3 {
 		t.Errorf("found %d problems, want 3 (the variable, the field P, Look): %q", len(got), got)
+	}
+}
+
+// configInternalDeps are the internal packages transformer/config still
+// depends on. The list only shrinks: config is to be a leaf, with its
+// catalog entry types, built-in catalog and checks of its own, and the
+// list then empty (see docs/development.md, Layout).
+var configInternalDeps = []string{"internal/report", "internal/yamlio/shapes"}
+
+// TestConfigIsALeaf: go list -deps ./transformer/config names no package
+// under internal/ but those configInternalDeps still lists; a new one
+// fails, and so does one listed that config no longer needs.
+func TestConfigIsALeaf(t *testing.T) {
+	out, err := goList("-deps", "./transformer/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := internalDeps(out)
+	if !slices.Equal(got, configInternalDeps) {
+		t.Errorf("transformer/config depends on %q, want %q", got, configInternalDeps)
+	}
+}
+
+// internalDeps are the module's packages under internal/ among go list's
+// lines, relative to the module, sorted.
+func internalDeps(goList string) []string {
+	const module = "github.com/sidecar-lifecycle/sidecar-lifecycle/"
+	var deps []string
+	for _, p := range strings.Fields(goList) {
+		if rel, ok := strings.CutPrefix(p, module); ok && isInternal("/"+rel) {
+			deps = append(deps, rel)
+		}
+	}
+	slices.Sort(deps)
+	return deps
+}
+
+// TestInternalDepsCatches: the check above sees an internal package of
+// the module, a nested internal/ directory, and nothing else.
+func TestInternalDepsCatches(t *testing.T) {
+	got := internalDeps("errors\nsigs.k8s.io/kustomize/kyaml/yaml\ngithub.com/sidecar-lifecycle/sidecar-lifecycle/internal/report\n" +
+		"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config/internal/gendoc\ngithub.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config\n")
+	if want := []string{"internal/report", "transformer/config/internal/gendoc"}; !slices.Equal(got, want) {
+		t.Errorf("internalDeps: %q, want %q", got, want)
 	}
 }

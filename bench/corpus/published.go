@@ -14,12 +14,14 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// PublishedDirs are the directories, relative to the module root, that
+// PublishedDirs returns the directories, relative to the module root, that
 // hold the vendors' published manifests and rendered charts the tests
 // read: every YAML file in them but a case's source.yaml and expect.yaml.
-var PublishedDirs = []string{
-	"internal/driver/testdata/published",
-	"internal/driver/testdata/catalog",
+func PublishedDirs() []string {
+	return []string{
+		"internal/driver/testdata/published",
+		"internal/driver/testdata/catalog",
+	}
 }
 
 // publishedRefused are the published files the function refuses: Kuma's

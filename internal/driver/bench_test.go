@@ -46,7 +46,7 @@ func BenchmarkRun(b *testing.B) {
 // 4 MiB, through ResourceList: what the profile of real manifests shows.
 func BenchmarkRunPublished(b *testing.B) {
 	var dirs []string
-	for _, dir := range corpus.PublishedDirs {
+	for _, dir := range corpus.PublishedDirs() {
 		dirs = append(dirs, "../../"+dir)
 	}
 	files, err := corpus.Published(dirs...)

@@ -441,7 +441,7 @@ func localLists() []differential {
 // the streaming path takes every one.
 func vendorShapeLists(t testing.TB) []differential {
 	var dirs []string
-	for _, dir := range corpus.PublishedDirs {
+	for _, dir := range corpus.PublishedDirs() {
 		dirs = append(dirs, filepath.Join("../..", dir))
 	}
 	files, err := corpus.Published(dirs...)

@@ -22,7 +22,7 @@ func entry(t *testing.T, text string) preset.Preset {
 	if errs := e.Check(); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	return e.Preset()
+	return preset.Of(e)
 }
 
 // TestResolveFromTheCatalog: the same edit serves every entry by its

@@ -34,7 +34,7 @@ func (t *Editor) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars
 			ordered.ExitDelay{
 				Container: sc.Name, Seconds: config.Seconds(sc.waitBeforeExit),
 				Sleep:          ordered.Sleep{Action: sleepAction, Command: sc.SleepCommand},
-				NoSleepMessage: sc.preset.NoSleepMessage(s.Version().String(), config.SleepActionMinor, s.Version().AtLeast(config.NativeSidecarMinor)),
+				NoSleepMessage: s.NoSleepMessage(sc.preset.Name),
 				ExistingHooks:  s.ExistingHooks, Log: log,
 			})
 	}

@@ -87,7 +87,7 @@ type Run struct {
 	// Workloads are the workloads the run counted, in input order.
 	Workloads []Workload
 	// URI gives a finding's file as the report names it: relative to the
-	// repository's root where it lies in it (see fn's githubPath). Nil
+	// repository's root where it lies in it (see internal/cli's githubPath). Nil
 	// keeps the file as it is.
 	URI func(file string) string
 }

@@ -33,26 +33,6 @@ type Injector struct {
 	Ordering string
 }
 
-// Dialect names the pod template annotations with which the function asks
-// an injector to order the sidecar it adds at admission; package annotate
-// writes each dialect.
-type Dialect string
-
-// Dialects.
-const (
-	// LinkerdDialect is Linkerd's proxy-await, wait-before-exit and native
-	// sidecar annotations.
-	LinkerdDialect Dialect = "linkerd"
-	// IstioDialect is Istio's ProxyConfig (holdApplicationUntilProxyStarts,
-	// terminationDrainDuration), its native sidecar annotation and its
-	// status annotation.
-	IstioDialect Dialect = "istio"
-	// GenericDialect is the annotations an entry's injector.annotations
-	// lists: keys that hold the application until the sidecar is ready, one
-	// that holds its exit delay, one that asks for a native sidecar.
-	GenericDialect Dialect = "generic"
-)
-
 // Pod is what a preset reads of a workload.
 type Pod interface {
 	// Annotation returns an annotation of the pod template or, when it is

@@ -15,7 +15,7 @@ import (
 func all() []Preset {
 	var meshes, others []Preset
 	for _, e := range Builtin() {
-		p := e.Preset()
+		p := Of(e)
 		if p.Mesh {
 			meshes = append(meshes, p)
 		} else {
@@ -28,8 +28,8 @@ func all() []Preset {
 // none is the preset of a sidecar the catalog does not know.
 func none() Preset { return Preset{Name: None, SleepCommand: DefaultSleepCommand} }
 
-// Preset returns what the engine asks of the entry's sidecar.
-func (e Entry) Preset() Preset {
+// Of returns what the engine asks of the entry's sidecar.
+func Of(e Entry) Preset {
 	p := Preset{Name: e.Name, Title: e.Title, Mesh: e.Mesh, Ready: e.Ready, SleepCommand: DefaultSleepCommand, LeaveAlone: slices.Clone(e.LeaveAlone)}
 	for _, c := range e.Containers {
 		p.Containers = append(p.Containers, c.Name)
@@ -113,12 +113,3 @@ var dialects = []Dialect{LinkerdDialect, IstioDialect, GenericDialect}
 
 // Dialects lists the annotation dialects of package annotate.
 func Dialects() []Dialect { return slices.Clone(dialects) }
-
-// dialectNames lists the dialects as text.
-func dialectNames() []string {
-	var names []string
-	for _, d := range dialects {
-		names = append(names, string(d))
-	}
-	return names
-}

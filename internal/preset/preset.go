@@ -6,12 +6,13 @@
 package preset
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
 // Preset names.
@@ -79,14 +80,6 @@ type Preset struct {
 	LeaveAlone []Word
 }
 
-// AnnotatedArg is an argument of a command whose value a pod annotation sets.
-type AnnotatedArg struct {
-	// Annotation holds the value.
-	Annotation string `json:"annotation"`
-	// Prefix starts the argument; the value follows it.
-	Prefix string `json:"prefix"`
-}
-
 // Annotates reports whether an injector adds the sidecar at admission and
 // reads annotations the function writes (ifAbsent: annotate).
 func (p Preset) Annotates() bool {
@@ -138,8 +131,8 @@ func Lookup(name string) (Preset, bool) {
 	if name == None {
 		return none(), true
 	}
-	if read, ok := builtin.read[name]; ok {
-		return read().Preset(), true
+	if e, ok := config.BuiltinEntry(name); ok {
+		return Of(e), true
 	}
 	return Preset{}, false
 }
@@ -167,27 +160,14 @@ func Catalog() []Preset {
 }
 
 // MeshInitContainers lists every mesh's own init containers.
-func MeshInitContainers() []string { return slices.Clone(builtin.meshInit()) }
-
-// NoSleepMessage is the message for an exit delay that cannot be written:
-// the cluster's version (kubernetesVersion) has no sleep action, which
-// comes with 1.sleepActionMinor, and the sidecar has no sleepCommand,
-// because its image has no sleep binary or because the config set
-// sleepCommand to an empty list. It offers only what works at version:
-// mode native where native sidecars are served, and the sidecar's own exit
-// setting.
-func (p Preset) NoSleepMessage(version string, sleepActionMinor int, native bool) string {
-	why := fmt.Sprintf("the %s image has no sleep binary", p.Name)
-	fixes := []string{fmt.Sprintf("set kubernetesVersion to 1.%d or newer (the lifecycle sleep action)", sleepActionMinor)}
-	if native {
-		fixes = append(fixes, "use mode native (kubelet stops native sidecars after the application)")
+func MeshInitContainers() []string {
+	var names []string
+	for _, e := range Builtin() {
+		if e.Mesh {
+			for _, c := range e.InitContainers {
+				names = append(names, c.Name)
+			}
+		}
 	}
-	fixes = append(fixes, "give sleepCommand (a sleep binary the image has)")
-	if p.NoSleep != "" {
-		fixes = append(fixes, "drop waitBeforeExit and "+p.NoSleep)
-	} else {
-		fixes = append(fixes, "drop waitBeforeExit")
-	}
-	last := len(fixes) - 1
-	return fmt.Sprintf("%s and kubernetesVersion %s has no sleep action: %s, or %s", why, version, strings.Join(fixes[:last], ", "), fixes[last])
+	return names
 }

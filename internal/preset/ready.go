@@ -1,9 +1,7 @@
 package preset
 
 import (
-	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -45,7 +43,7 @@ func (p Preset) ReadinessFor(image, program string) Readiness {
 		return Readiness{}
 	}
 	for _, v := range r.Variants {
-		if v.recognises(image, program) {
+		if variantRecognises(v, image, program) {
 			return readiness(v.Name, v.Endpoint, v.Wait, v.StartupProbe)
 		}
 	}
@@ -70,7 +68,7 @@ func readiness(variant string, ep *Endpoint, wait *Wait, probe *ProbeFact) Readi
 }
 
 // recognises reports whether a container is the variant, by its image or its program.
-func (v Variant) recognises(image, program string) bool {
+func variantRecognises(v Variant, image, program string) bool {
 	for _, im := range v.Images {
 		if MatchImage(im.Pattern, image) {
 			return true
@@ -82,32 +80,6 @@ func (v Variant) recognises(image, program string) bool {
 		}
 	}
 	return false
-}
-
-// SwitchesEndpoint reports whether the catalog says how the function
-// switches the sidecar's readiness endpoint on, for the entry or one of
-// its variants: the sidecars the config's healthCheck applies to.
-func (p Preset) SwitchesEndpoint() bool {
-	if p.Ready == nil {
-		return false
-	}
-	if ep := p.Ready.Endpoint; ep != nil && ep.Switch != nil {
-		return true
-	}
-	for _, v := range p.Ready.Variants {
-		if v.Endpoint != nil && v.Endpoint.Switch != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// Dashes starts a flag as the sidecar writes it: "-" for goflag, "--" for pflag.
-func (s EndpointSwitch) Dashes() string {
-	if s.Flags == GoFlag {
-		return "-"
-	}
-	return "--"
 }
 
 // Version is a vendor's version: major, minor and patch.
@@ -158,104 +130,6 @@ func ImageOlder(image, since string) bool {
 	}
 	have, ok := ParseVersion(ref[i+1:])
 	return ok && have.Less(want)
-}
-
-// check lists what is wrong with the readiness facts of an entry.
-func (r Ready) check() []error {
-	var errs []error
-	add := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
-	}
-	form := func(at string, ep *Endpoint, wait *Wait, probe *ProbeFact) {
-		if wait != nil {
-			if len(wait.Command) == 0 {
-				add(at+"wait.command", "empty")
-			}
-			checkSince(add, at+"wait.since", wait.Since)
-		}
-		if probe != nil && probe.Probe == nil {
-			add(at+"startupProbe.probe", "is required: the probe kubelet runs, such as {httpGet: {path: /ready, port: 9000}}")
-		}
-		if ep != nil && ep.Switch != nil {
-			errs = append(errs, ep.Switch.check(at+"endpoint.switch")...)
-		}
-	}
-	form("ready.", r.Endpoint, r.Wait, r.StartupProbe)
-	for i, v := range r.Variants {
-		at := fmt.Sprintf("ready.variants[%d]", i)
-		if v.Name == "" {
-			add(at+".name", "is required: it names the form in messages, such as \"the v1 proxy\"")
-		}
-		if len(v.Images) == 0 && len(v.Programs) == 0 {
-			add(at+".images", "give an image pattern or a program that recognises the form")
-		}
-		for j, im := range v.Images {
-			if err := checkPattern(im.Pattern); err != nil {
-				add(fmt.Sprintf("%s.images[%d].pattern", at, j), "%v", err)
-			}
-		}
-		for j, prog := range v.Programs {
-			if prog.Name == "" {
-				add(fmt.Sprintf("%s.programs[%d].name", at, j), "empty")
-			}
-		}
-		form(at+".", v.Endpoint, v.Wait, v.StartupProbe)
-	}
-	return errs
-}
-
-// flagName is a flag's name as a Setting gives it: without dashes, no
-// "=" and no blank.
-var flagName = regexp.MustCompile(FlagNamePattern)
-
-// FlagNamePattern is the pattern of a Setting's flag.
-const FlagNamePattern = `^[^-= \t][^= \t]*$`
-
-// SincePattern is the pattern of a since: empty, or a version ParseVersion reads.
-const SincePattern = `^$|^v?[0-9]+\.[0-9]+(\.[0-9]+)?(-.*)?$`
-
-// check lists what is wrong with an EndpointSwitch, at its field path.
-func (s EndpointSwitch) check(at string) []error {
-	var errs []error
-	add := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
-	}
-	if s.Flags != PFlag && s.Flags != GoFlag {
-		add(at+".flags", "%q is not %s or %s", s.Flags, PFlag, GoFlag)
-	}
-	settings := map[string]*Setting{"on": &s.On, "address": s.Address, "port": s.Port}
-	for _, name := range []string{"on", "address", "port"} {
-		set := settings[name]
-		if set == nil {
-			continue
-		}
-		if !flagName.MatchString(set.Flag) {
-			add(at+"."+name+".flag", "%q is not a flag name: give it without dashes, such as health-check", set.Flag)
-		}
-		checkSince(add, at+"."+name+".since", set.Since)
-	}
-	if s.Env != nil {
-		if s.Env.Prefix == "" {
-			add(at+".env.prefix", "is required: it tells a container configured through its environment")
-		}
-		checkSince(add, at+".env.since", s.Env.Since)
-	}
-	switch {
-	case s.Address != nil && s.Reachable == "":
-		add(at+".reachable", "give the address kubelet reaches the endpoint on, such as 0.0.0.0")
-	case s.Address == nil && s.Reachable != "":
-		add(at+".reachable", "the function writes it in address: give address")
-	case Loopback(s.Reachable):
-		add(at+".reachable", "%q is a loopback address, which kubelet does not reach", s.Reachable)
-	}
-	return errs
-}
-
-// checkSince reports a since that is not a version.
-func checkSince(add func(field, format string, args ...any), field, since string) {
-	if _, ok := ParseVersion(since); since != "" && !ok {
-		add(field, "%q is not a version such as 2.8.0", since)
-	}
 }
 
 // Loopback reports whether an address is reachable from inside the

@@ -6,7 +6,7 @@ import (
 )
 
 // said reports whether a value says the word.
-func (w Word) said(v string) bool {
+func said(w Word, v string) bool {
 	if w.Value != AnyValue && v != w.Value {
 		return false
 	}
@@ -20,9 +20,9 @@ func (w Word) said(v string) bool {
 	return true
 }
 
-// String names the word as found, for a message: the pod template's label
+// wordString names the word as found, for a message: the pod template's label
 // linkerd.io/control-plane-component "identity" (the mesh's control plane).
-func (w Word) String(where, value string) string {
+func wordString(w Word, where, value string) string {
 	kind := "annotation " + w.Annotation
 	switch {
 	case w.Label != "":
@@ -51,18 +51,18 @@ func (p Preset) LeftAlone(pod Pod, env []Env) []string {
 		switch {
 		case w.Env != "":
 			for _, e := range env {
-				if e.Name == w.Env && w.said(e.Value) {
-					out = append(out, w.String("container "+strconv.Quote(e.Container), e.Value))
+				if e.Name == w.Env && said(w, e.Value) {
+					out = append(out, wordString(w, "container "+strconv.Quote(e.Container), e.Value))
 					break
 				}
 			}
 		case w.Label != "":
-			if v, ok := pod.TemplateLabel(w.Label); ok && w.said(v) {
-				out = append(out, w.String("the pod template", v))
+			if v, ok := pod.TemplateLabel(w.Label); ok && said(w, v) {
+				out = append(out, wordString(w, "the pod template", v))
 			}
 		default:
-			if v, ok := pod.Annotation(w.Annotation); ok && w.said(v) {
-				out = append(out, w.String("the pod template", v))
+			if v, ok := pod.Annotation(w.Annotation); ok && said(w, v) {
+				out = append(out, wordString(w, "the pod template", v))
 			}
 		}
 	}

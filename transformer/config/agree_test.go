@@ -9,8 +9,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // everyField sets every field of the description once, with values Load
@@ -374,7 +372,7 @@ func TestLoadAndSchemaAgree(t *testing.T) {
 				agree(s, "= "+v, false, "spec.sidecars[0].cloudSQLProxy")
 				continue
 			}
-			if s.path == "spec.catalog.entries[0].injector.annotate" && v != string(preset.IstioDialect) {
+			if s.path == "spec.catalog.entries[0].injector.annotate" && v != string(IstioDialect) {
 				// The entry's annotations are keys of a mapping annotation, which the istio dialect alone writes.
 				agree(s, "= "+v, false, "spec.catalog.entries[0].injector.annotations.exitDelay.field")
 				continue

@@ -2,8 +2,6 @@ package config
 
 import (
 	"time"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // DefaultMargin is added to the longest preStop for the grace period.
@@ -33,8 +31,8 @@ func (c *SidecarLifecycle) Default() {
 	}
 	if len(s.Sidecars) == 0 {
 		recognise := s.Catalog.Recognising()
-		for _, p := range preset.All(s.Catalog.Entries) {
-			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.Container, Preset: p.Name, IfAbsent: IfAbsentSkip,
+		for _, p := range startOrder(s.Catalog.Entries) {
+			s.Sidecars = append(s.Sidecars, Sidecar{Name: p.container(), Preset: p.Name, IfAbsent: IfAbsentSkip,
 				Recognise: recognise, FromCatalog: recognise})
 		}
 	}
@@ -45,26 +43,26 @@ func (c *SidecarLifecycle) Default() {
 
 func (s *Spec) defaultSidecar(sc *Sidecar) {
 	if sc.Preset == "" {
-		sc.Preset = preset.None
+		sc.Preset = presetNone
 	}
 	p, ok := s.preset(sc.Preset)
 	if !ok {
 		return // Validate reports the unknown preset.
 	}
-	if sc.Name == "" && (p.Container != "" || len(p.Images) > 0) {
-		sc.Name, sc.Recognise = p.Container, true
+	if sc.Name == "" && (p.container() != "" || len(p.Images) > 0) {
+		sc.Name, sc.Recognise = p.container(), true
 	}
 	if sc.IfAbsent == "" {
 		sc.IfAbsent = IfAbsentSkip
-		if p.Annotates() {
+		if p.annotates() {
 			sc.IfAbsent = IfAbsentAnnotate
 		}
 	}
 	// Validate takes cloudSQLProxy.healthCheck, once checked, as healthCheck.
-	if p.SwitchesEndpoint() && sc.HealthCheck == "" && sc.CloudSQLProxy == nil {
+	if p.switchesEndpoint() && sc.HealthCheck == "" && sc.CloudSQLProxy == nil {
 		sc.HealthCheck = HealthCheckEnable
 	}
-	if sc.SleepCommand == nil && p.SleepCommand != nil {
-		sc.SleepCommand = append([]string(nil), p.SleepCommand...)
+	if sleep := p.sleepCommand(); sc.SleepCommand == nil && len(sleep) > 0 {
+		sc.SleepCommand = sleep
 	}
 }

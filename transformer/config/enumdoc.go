@@ -3,8 +3,6 @@ package config
 import (
 	"reflect"
 	"strings"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // valuesDoc is what the schema adds to the doc comment of a field with a
@@ -13,7 +11,7 @@ import (
 func valuesDoc(t reflect.Type, f reflect.StructField, s *shape) string {
 	switch {
 	case t == reflect.TypeFor[Sidecar]() && f.Name == "Preset":
-		names := append(preset.Names(), "an entry of the config's own")
+		names := append(builtinPresetNames(), "an entry of the config's own")
 		return " One of: " + strings.Join(names, ", ") + "; default " + defaultedSidecar("").Preset + "."
 	case s.kind == kindEnum:
 		return " One of: " + strings.Join(s.enum, ", ") + defaultDoc(t, f) + "."
@@ -34,7 +32,7 @@ func defaultDoc(t reflect.Type, f reflect.StructField) string {
 	}
 	byValue := map[string][]string{}
 	var order []string
-	for _, name := range preset.Names() {
+	for _, name := range builtinPresetNames() {
 		v := reflect.ValueOf(defaultedSidecar(name)).FieldByIndex(f.Index).String()
 		if _, seen := byValue[v]; !seen {
 			order = append(order, v)

@@ -3,8 +3,6 @@ package config
 import (
 	"strings"
 	"testing"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // TestValuesDoc: the schema describes each field with a fixed set of
@@ -14,8 +12,8 @@ func TestValuesDoc(t *testing.T) {
 	sidecar := configShape.byName["spec"].shape.byName["sidecars"].shape.elem
 	spec := configShape.byName["spec"].shape
 	var annotating []string
-	for _, name := range preset.Names() {
-		if p, _ := preset.Lookup(name); p.Annotates() {
+	for _, name := range builtinPresetNames() {
+		if p, _ := builtinPreset(name); p.annotates() {
 			annotating = append(annotating, name)
 		}
 	}
@@ -26,7 +24,7 @@ func TestValuesDoc(t *testing.T) {
 		{spec.byName["mode"].doc, []string{"One of: ordered, native, auto; default ordered."}},
 		{spec.byName["terminationGracePeriod"].shape.byName["policy"].doc, []string{"One of: raise, warn, keep; default raise."}},
 		{sidecar.byName["ifAbsent"].doc, []string{"default annotate for " + strings.Join(annotating, ", ") + "; skip for the others."}},
-		{sidecar.byName["preset"].doc, append(preset.Names(), "an entry of the config's own; default none.")},
+		{sidecar.byName["preset"].doc, append(builtinPresetNames(), "an entry of the config's own; default none.")},
 	} {
 		for _, w := range tc.want {
 			if !strings.Contains(tc.doc, w) {

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"reflect"
 	"time"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // rfc3339 matches the timestamps metav1.Time reads: RFC 3339, with
@@ -138,12 +136,12 @@ func orNull(s map[string]any) {
 var objectRules = map[*shape]func() []any{
 	configShape.byName["spec"].shape:                               specRules,
 	configShape.byName["spec"].shape.byName["sidecars"].shape.elem: sidecarRules,
-	structShapes[reflect.TypeFor[preset.Entry]()]:                  entryRules,
-	structShapes[reflect.TypeFor[preset.SwitchFact]()]:             func() []any { return exactlyOne("annotation", "label") },
-	structShapes[reflect.TypeFor[preset.Delay]()]:                  delayRules,
-	structShapes[reflect.TypeFor[preset.Word]()]:                   wordRules,
-	structShapes[reflect.TypeFor[preset.EndpointSwitch]()]:         switchRules,
-	structShapes[reflect.TypeFor[preset.Variant]()]:                variantRules,
+	structShapes[reflect.TypeFor[CatalogEntry]()]:                  entryRules,
+	structShapes[reflect.TypeFor[SwitchFact]()]:                    func() []any { return exactlyOne("annotation", "label") },
+	structShapes[reflect.TypeFor[Delay]()]:                         delayRules,
+	structShapes[reflect.TypeFor[Word]()]:                          wordRules,
+	structShapes[reflect.TypeFor[EndpointSwitch]()]:                switchRules,
+	structShapes[reflect.TypeFor[Variant]()]:                       variantRules,
 }
 
 // given is the schema of an object with the field, of the schema s.
@@ -175,7 +173,7 @@ var hasEntries = given("catalog", map[string]any{"type": "object", "required": [
 // specRules: without entries of the config's own, a sidecar's preset is
 // one of the built-in catalog (the schema cannot see an entry's name).
 func specRules() []any {
-	builtin := given("preset", map[string]any{"enum": preset.Names()})
+	builtin := given("preset", map[string]any{"enum": builtinPresetNames()})
 	anyPreset := map[string]any{"anyOf": []any{builtin, map[string]any{"not": map[string]any{"required": []string{"preset"}}},
 		given("preset", map[string]any{"type": "null"})}}
 	return []any{map[string]any{"if": map[string]any{"not": hasEntries},
@@ -188,14 +186,14 @@ func specRules() []any {
 func entryRules() []any {
 	nonEmpty := map[string]any{"type": "array", "minItems": 1}
 	rules := []any{
-		map[string]any{"properties": map[string]any{"name": map[string]any{"not": map[string]any{"enum": preset.Names()}}}},
+		map[string]any{"properties": map[string]any{"name": map[string]any{"not": map[string]any{"enum": builtinPresetNames()}}}},
 		map[string]any{"anyOf": []any{given("containers", nonEmpty), given("images", nonEmpty)}},
 	}
 	return append(rules, dialectRules()...)
 }
 
 // dialectRules are what an injector's dialect needs of its annotations, as
-// preset.Entry.Check says: every dialect writes the annotations listed; the
+// CatalogEntry.Check says: every dialect writes the annotations listed; the
 // linkerd and istio dialects ordered ones, an exit delay and a native
 // switch; the istio dialect the ordered ones and the exit delay as keys of
 // mapping annotations (field), and the injector's record; the others plain
@@ -208,13 +206,13 @@ func dialectRules() []any {
 			"ordered": map[string]any{"items": each}, "exitDelay": each}}}}}}
 	}
 	var rules []any
-	for _, d := range preset.Dialects() {
+	for _, d := range dialects {
 		then := []any{given("injector", given("annotations", obj))}
-		if d != preset.GenericDialect {
+		if d != GenericDialect {
 			then = append(then, given("injector", given("annotations", map[string]any{"required": []string{"ordered", "exitDelay", "native"},
 				"properties": map[string]any{"ordered": map[string]any{"type": "array", "minItems": 1}, "exitDelay": obj, "native": obj}})))
 		}
-		if d == preset.IstioDialect {
+		if d == IstioDialect {
 			then = append(then, fields(withField), given("injector", given("record", obj)))
 		} else {
 			then = append(then, fields(noField))
@@ -238,7 +236,7 @@ func switchRules() []any {
 	}
 }
 
-// loopback matches the addresses preset.Loopback reports.
+// loopback matches the addresses isLoopback reports.
 const loopback = `^(localhost|\[?::1\]?|\[?127\..*)$`
 
 // variantRules: a variant is recognised by an image or a program.
@@ -254,22 +252,22 @@ func variantRules() []any {
 // switch its health endpoints on.
 func sidecarRules() []any {
 	var named, annotating, switching []string
-	for _, name := range preset.Names() {
-		p, _ := preset.Lookup(name)
-		if p.Container != "" {
+	for _, name := range builtinPresetNames() {
+		p, _ := builtinPreset(name)
+		if p.container() != "" {
 			named = append(named, name)
 		}
-		if p.Annotates() {
+		if p.annotates() {
 			annotating = append(annotating, name)
 		}
-		if p.SwitchesEndpoint() {
+		if p.switchesEndpoint() {
 			switching = append(switching, name)
 		}
 	}
 	// A preset not in the built-in catalog is an entry of the config's own,
 	// which Validate checks.
 	presetIn := func(names []string) map[string]any {
-		return given("preset", map[string]any{"anyOf": []any{map[string]any{"enum": names}, map[string]any{"type": "string", "not": map[string]any{"enum": preset.Names()}}}})
+		return given("preset", map[string]any{"anyOf": []any{map[string]any{"enum": names}, map[string]any{"type": "string", "not": map[string]any{"enum": builtinPresetNames()}}}})
 	}
 	return []any{
 		map[string]any{"anyOf": []any{given("name", map[string]any{"type": "string", "minLength": 1}), presetIn(named)}},

@@ -7,11 +7,10 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // A shape describes how one config value is written and which Go value it
@@ -151,18 +150,18 @@ var command = &shape{kind: kindList, nonEmpty: true, elem: &shape{kind: kindStri
 var valueShapes = map[string]*shape{
 	"Spec.KubernetesVersion":              {kind: kindString, nonEmpty: true, pattern: versionPattern},
 	"Sidecar.Preset":                      {kind: kindString, nonEmpty: true, pattern: presetName},
-	"Entry.Name":                          {kind: kindString, nonEmpty: true, pattern: presetName},
-	"EndpointSwitch.Flags":                enumShape(preset.PFlag, preset.GoFlag),
+	"CatalogEntry.Name":                   {kind: kindString, nonEmpty: true, pattern: presetName},
+	"EndpointSwitch.Flags":                enumShape(pflagSyntax, goflagSyntax),
 	"EnvFacts.Prefix":                     {kind: kindString, nonEmpty: true},
-	"Setting.Flag":                        {kind: kindString, nonEmpty: true, pattern: preset.FlagNamePattern},
-	"Setting.Since":                       {kind: kindString, pattern: preset.SincePattern},
-	"EnvFacts.Since":                      {kind: kindString, pattern: preset.SincePattern},
-	"Wait.Since":                          {kind: kindString, pattern: preset.SincePattern},
+	"Setting.Flag":                        {kind: kindString, nonEmpty: true, pattern: flagNamePattern},
+	"Setting.Since":                       {kind: kindString, pattern: sincePattern},
+	"EnvFacts.Since":                      {kind: kindString, pattern: sincePattern},
+	"Wait.Since":                          {kind: kindString, pattern: sincePattern},
 	"Variant.Name":                        {kind: kindString, nonEmpty: true},
-	"InjectorFacts.Annotate":              enumShape(preset.Dialects()...),
-	"Delay.Format":                        enumShape(preset.FormatDuration, preset.FormatSeconds, preset.FormatBoolean),
+	"InjectorFacts.Annotate":              enumShape(dialects...),
+	"Delay.Format":                        enumShape(formatDuration, formatSeconds, formatBoolean),
 	"Delay.Minimum":                       {kind: kindString, pattern: delayPattern},
-	"KeyFormat.Format":                    enumShape(preset.FormatDuration, preset.FormatSeconds),
+	"KeyFormat.Format":                    enumShape(formatDuration, formatSeconds),
 	"Delay.Default":                       {kind: kindString, pattern: delayPattern},
 	"ImagePattern.Pattern":                {kind: kindString, nonEmpty: true, pattern: imagePattern},
 	"Sidecar.SleepCommand":                {kind: kindList, nonEmpty: true, elem: &shape{kind: kindString, nonEmpty: true}},
@@ -272,10 +271,32 @@ func (s *shape) addFields(t reflect.Type, index []int) {
 }
 
 // docOf is the doc comment of a field of the config's own types, with
-// its values and default when it has a fixed set of them.
+// its values and default when it has a fixed set of them. The catalog
+// entry's types have none in the schema: docs/catalog.md describes them.
 func docOf(t reflect.Type, f reflect.StructField, s *shape) string {
-	if t.PkgPath() != reflect.TypeFor[Spec]().PkgPath() {
+	if t.PkgPath() != reflect.TypeFor[Spec]().PkgPath() || catalogTypes()[t] {
 		return ""
 	}
 	return fieldDocs[t.Name()+"."+f.Name] + valuesDoc(t, f, s)
 }
+
+// catalogTypes are the struct types of a catalog entry: CatalogEntry and
+// every struct of this package it holds.
+var catalogTypes = sync.OnceValue(func() map[reflect.Type]bool {
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || t.PkgPath() != reflect.TypeFor[Spec]().PkgPath() || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			walk(t.Field(i).Type)
+		}
+	}
+	walk(reflect.TypeFor[CatalogEntry]())
+	return seen
+})

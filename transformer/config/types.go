@@ -8,8 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"slices"
 	"strings"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // Names of the functionConfig kind and its annotation prefix.
@@ -233,21 +231,21 @@ type Catalog struct {
 
 // preset returns the named preset: an entry of the config's own, or of
 // the built-in catalog.
-func (s *Spec) preset(name string) (preset.Preset, bool) {
-	return preset.Resolve(s.Catalog.Entries, name)
+func (s *Spec) preset(name string) (CatalogEntry, bool) {
+	return resolvePreset(s.Catalog.Entries, name)
 }
 
 // switchingPresets lists the presets whose catalog entry says how to
 // switch their health endpoints on, sorted: those healthCheck applies to.
 func (s *Spec) switchingPresets() []string {
 	var names []string
-	for _, name := range preset.Names() {
-		if p, _ := preset.Lookup(name); p.SwitchesEndpoint() {
+	for _, name := range builtinPresetNames() {
+		if p, _ := builtinPreset(name); p.switchesEndpoint() {
 			names = append(names, name)
 		}
 	}
 	for _, e := range s.Catalog.Entries {
-		if e.Preset().SwitchesEndpoint() {
+		if e.switchesEndpoint() {
 			names = append(names, e.Name)
 		}
 	}
@@ -257,7 +255,7 @@ func (s *Spec) switchingPresets() []string {
 
 // presetNames lists every preset name the config can use, sorted.
 func (s *Spec) presetNames() string {
-	names := preset.Names()
+	names := builtinPresetNames()
 	for _, e := range s.Catalog.Entries {
 		names = append(names, e.Name)
 	}
@@ -306,7 +304,3 @@ type PodSpecPath struct {
 	// Path is the pod spec's path, such as spec/template/spec.
 	Path string `json:"path"`
 }
-
-// CatalogEntry is one entry of spec.catalog.entries, in the format of the
-// built-in catalog's files (docs/catalog.md).
-type CatalogEntry = preset.Entry

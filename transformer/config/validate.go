@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
 
 // Validate checks every field, parses durations and the version in place, and
@@ -78,7 +76,7 @@ func (c *SidecarLifecycle) Validate() error {
 // validateEntries checks the config's own catalog entries: each as the
 // built-in ones are checked, its probe as a sidecar's, under a name of its
 // own.
-func validateEntries(add func(string, string), entries []preset.Entry) {
+func validateEntries(add func(string, string), entries []CatalogEntry) {
 	names := map[string]int{}
 	for i, e := range entries {
 		at := fmt.Sprintf("spec.catalog.entries[%d]", i)
@@ -94,7 +92,7 @@ func validateEntries(add func(string, string), entries []preset.Entry) {
 				validateProbe(add, fmt.Sprintf("%s.ready.variants[%d].startupProbe.probe", at, j), v.StartupProbe.Probe)
 			}
 		}
-		if _, builtin := preset.Lookup(e.Name); builtin {
+		if _, builtin := builtinPreset(e.Name); builtin {
 			add(at+".name", fmt.Sprintf("%q is an entry of the built-in catalog: choose another name, or name the built-in preset in spec.sidecars", e.Name))
 		}
 		if j, dup := names[e.Name]; dup {
@@ -105,7 +103,7 @@ func validateEntries(add func(string, string), entries []preset.Entry) {
 }
 
 // readyVariants are an entry's variants; none when it has no ready block.
-func readyVariants(e preset.Entry) []preset.Variant {
+func readyVariants(e CatalogEntry) []Variant {
 	if e.Ready == nil {
 		return nil
 	}
@@ -126,7 +124,7 @@ func validateSidecar(add func(string, string), at string, sc *Sidecar, s *Spec, 
 	validateProbe(add, at+".startupProbe", sc.StartupProbe)
 	if ok {
 		oneOf(add, at+".ifAbsent", string(sc.IfAbsent), IfAbsentAnnotate, IfAbsentSkip, IfAbsentFail)
-		if sc.IfAbsent == IfAbsentAnnotate && !p.Annotates() {
+		if sc.IfAbsent == IfAbsentAnnotate && !p.annotates() {
 			add(at+".ifAbsent", fmt.Sprintf("preset %s has no mesh annotations to set: use skip or fail", p.Name))
 		}
 	}
@@ -146,7 +144,7 @@ func checkModeVersion(add func(string, string), s *Spec) {
 
 // checkSleepVersion checks that a sidecar's exit delay can be written at
 // the version: the sleep action, or its sleepCommand.
-func checkSleepVersion(add func(string, string), at string, sc *Sidecar, s *Spec, p preset.Preset) {
+func checkSleepVersion(add func(string, string), at string, sc *Sidecar, s *Spec, p CatalogEntry) {
 	if (sc.WaitBeforeExit.Value > 0 || sc.WaitBeforeExit.IsAuto()) && s.Mode == ModeOrdered && !s.version.AtLeast(SleepActionMinor) && len(sc.SleepCommand) == 0 {
 		add(at+".waitBeforeExit", noSleepMessage(p, s.version))
 	}
@@ -179,7 +177,7 @@ func (c *SidecarLifecycle) AtVersion(v Version) (*SidecarLifecycle, error) {
 // spelling cloudSQLProxy.healthCheck, which it then takes as healthCheck:
 // one of enable and require, for a preset whose catalog entry says how to
 // switch its health endpoints on; not both.
-func validateHealthCheck(add func(string, string), at string, sc *Sidecar, s *Spec, p preset.Preset, ok bool) {
+func validateHealthCheck(add func(string, string), at string, sc *Sidecar, s *Spec, p CatalogEntry, ok bool) {
 	field, v := at+".healthCheck", sc.HealthCheck
 	if sc.CloudSQLProxy != nil {
 		if sc.HealthCheck != "" {
@@ -190,7 +188,7 @@ func validateHealthCheck(add func(string, string), at string, sc *Sidecar, s *Sp
 	}
 	switch {
 	case field == at+".healthCheck" && v == "":
-	case ok && !p.SwitchesEndpoint():
+	case ok && !p.switchesEndpoint():
 		add(field, fmt.Sprintf("applies to presets whose catalog entry says how to switch their health endpoints on (%s), not %s: remove it", strings.Join(s.switchingPresets(), ", "), p.Name))
 	case v == "":
 		sc.HealthCheck = HealthCheckEnable
@@ -200,12 +198,6 @@ func validateHealthCheck(add func(string, string), at string, sc *Sidecar, s *Sp
 	default:
 		oneOf(add, field, string(v), HealthCheckEnable, HealthCheckRequire)
 	}
-}
-
-// noSleepMessage is the message for an exit delay that cannot be written
-// at kubernetesVersion v (see preset.Preset.NoSleepMessage).
-func noSleepMessage(p preset.Preset, v Version) string {
-	return p.NoSleepMessage(v.String(), SleepActionMinor, v.AtLeast(NativeSidecarMinor))
 }
 
 func validateSelector(add func(string, string), at string, sel Selector) {

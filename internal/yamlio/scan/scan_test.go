@@ -160,7 +160,7 @@ var scanItemSeeds = []string{
 // item of the vendors' published manifests.
 func TestScanItemPublished(t *testing.T) {
 	var dirs []string
-	for _, dir := range corpus.PublishedDirs {
+	for _, dir := range corpus.PublishedDirs() {
 		dirs = append(dirs, "../../../"+dir)
 	}
 	files, err := corpus.Published(dirs...)

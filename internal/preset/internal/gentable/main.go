@@ -1,6 +1,6 @@
 // Command gentable writes the generated tables of README.md,
 // docs/catalog.md and docs/configuration.md, between their markers, from
-// the built-in catalog (internal/preset/catalog/*.yaml), in docs/catalog.md
+// the built-in catalog (transformer/config/catalog/*.yaml), in docs/catalog.md
 // the load balancer catalog (internal/budget/loadbalancers.yaml), and the
 // config's defaults.
 //

@@ -305,7 +305,7 @@ func probe(p *corev1.Probe) string {
 // function writes, and the sidecar's own settings.
 func exitDelays(e preset.Entry) string {
 	text := "sleep action only (no sleep in the image)"
-	if sleep := e.Preset().SleepCommand; sleep != nil {
+	if sleep := preset.Of(e).SleepCommand; sleep != nil {
 		text = "sleep action, else " + code(argv(sleep)+" N")
 	}
 	if e.Exit == nil || len(e.Exit.Delays) == 0 {

@@ -1,14 +1,15 @@
-package preset
+package config
 
 import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Entry is one sidecar of the catalog as its file states it: every fact
-// the function knows of the sidecar, each block with the source it was read
-// in. The built-in entries are the files in catalog/; a functionConfig adds
-// its own in spec.catalog, with the same fields.
-type Entry struct {
+// CatalogEntry is one sidecar of the catalog as its file states it: every
+// fact the function knows of the sidecar, each block with the source it was
+// read in. The built-in entries are the files in catalog/ (BuiltinCatalog);
+// a functionConfig adds its own in spec.catalog.entries, with the same
+// fields (docs/catalog.md).
+type CatalogEntry struct {
 	// Name is the preset's name: lower-case letters, digits and dashes.
 	Name string `json:"name"`
 	// Title is one line for the catalog table.
@@ -262,7 +263,7 @@ type Delay struct {
 
 // UntilIdle reports whether the setting is a boolean switch that keeps the
 // sidecar until its open connections have closed.
-func (d Delay) UntilIdle() bool { return d.Format == FormatBoolean }
+func (d Delay) UntilIdle() bool { return d.Format == formatBoolean }
 
 // NativePreStopFact is the preStop a sidecar's injector writes on its native sidecar.
 type NativePreStopFact struct {

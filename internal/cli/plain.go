@@ -1,4 +1,4 @@
-package fn
+package cli
 
 import (
 	krm "github.com/kptdev/krm-functions-sdk/go/fn"

@@ -1,6 +1,6 @@
 //go:build bench
 
-package fn
+package cli
 
 import (
 	"runtime"

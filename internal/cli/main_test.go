@@ -1,4 +1,4 @@
-package fn
+package cli
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func TestSchemaFlagMatchesCommitted(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r.stderr)
 	}
-	want, err := os.ReadFile("../schema/sidecarlifecycle.schema.json")
+	want, err := os.ReadFile("../../schema/sidecarlifecycle.schema.json")
 	if err != nil || r.stdout != string(want) {
 		t.Errorf("--schema differs from schema/sidecarlifecycle.schema.json (%v)", err)
 	}

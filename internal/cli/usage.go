@@ -1,6 +1,143 @@
-package fn
+package cli
 
-const usage = `sidecar-lifecycle: a KRM function that makes sidecars start before the
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// bare is the value pflag gives a bare --explain: no argument holds a NUL.
+const bare = "\x00"
+
+// flagDef is one flag of the command: parseArgs reads it, through the
+// pflag set flagSet builds, and --help lists it (flagHelp).
+type flagDef struct {
+	name, shorthand string
+	// value names what the flag takes, for the help; empty for a flag
+	// that takes none.
+	value string
+	// optional says the value is optional and only follows "=".
+	optional bool
+	// command is what a flag that stands alone runs; cmdRun for the others.
+	command command
+	// explainOnly says only the explain verb takes the flag.
+	explainOnly bool
+	// env is the environment variable that sets the same when the flag is
+	// not given.
+	env string
+	// needs is the error for the flag given last without its value.
+	needs string
+	usage string
+}
+
+// flagList are the command's flags, in the order --help lists them.
+var flagList = []flagDef{
+	{name: "help", shorthand: "h", command: cmdHelp, usage: "Prints this help. Stands alone."},
+	{name: "version", command: cmdVersion, usage: "Prints the version. Stands alone."},
+	{name: "schema", command: cmdSchema, usage: "Prints the JSON schema of the config. Stands alone."},
+	{name: "config", value: "FILE", needs: errConfigFile.Error(),
+		usage: "The policy, a SidecarLifecycle or a ConfigMap; with it the run reads a plain stream (the named files and directories, or stdin) rather than a ResourceList."},
+	{name: "explain", value: "text|markdown", optional: true,
+		usage: "Prints each workload's start-up order and shutdown timeline instead of the manifests, from a ResourceList or with --config a plain stream; the format follows \"=\" (the explain verb takes --format instead)."},
+	{name: "format", value: "text|markdown", explainOnly: true, needs: "--format needs text or markdown: explain --format markdown",
+		usage: "The explain verb's format: text (the default) or markdown, which adds a Mermaid gantt chart."},
+	{name: "output", value: "text|github|sarif|junit|json", env: outputEnv, needs: "--output needs a value: " + outputExamples["--output"],
+		usage: "How validate, mutate and a ResourceList run give their findings: text and github are the lines on stderr (github, the workflow commands, is the default under GITHUB_ACTIONS=true); sarif (SARIF 2.1.0, for code scanning), junit (JUnit XML) and json (the kpt results) are a report, on stdout instead of the manifests, or in --output-file. The exit code is the same."},
+	{name: "output-file", value: "PATH", env: outputFileEnv, needs: "--output-file needs a value: " + outputExamples["--output-file"],
+		usage: "The file of the --output report (- for stdout), while stdout carries the manifests and stderr its lines as usual."},
+	{name: "max-document-size", value: "SIZE", env: maxDocumentSizeEnv, needs: "--max-document-size needs a size: --max-document-size 512Mi",
+		usage: "Refuses a larger document before reading it, in both modes (default 256Mi): 512Mi, 1Gi, a number of bytes."},
+}
+
+// flagDefs are flagList by name.
+var flagDefs = func() map[string]flagDef {
+	m := map[string]flagDef{}
+	for _, d := range flagList {
+		m[d.name] = d
+	}
+	return m
+}()
+
+// flagSet is the pflag set of a run with the verb ("" for none): every
+// flag of flagList the verb takes. parseArgs handles each flag as pflag
+// meets it, so the values hold nothing.
+func flagSet(verb string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("sidecar-lifecycle", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Usage = func() {}
+	for _, d := range flagList {
+		if d.explainOnly && verb != "explain" {
+			continue
+		}
+		kind := "string"
+		if d.value == "" {
+			kind = "bool"
+		}
+		f := fs.VarPF(noValue(kind), d.name, d.shorthand, d.usage)
+		switch {
+		case d.value == "":
+			f.NoOptDefVal = "true"
+		case d.optional:
+			f.NoOptDefVal = bare
+		}
+	}
+	return fs
+}
+
+// noValue is a flag's value: parseArgs reads the flags as pflag meets them.
+type noValue string
+
+func (v noValue) String() string   { return "" }
+func (v noValue) Set(string) error { return nil }
+func (v noValue) Type() string     { return string(v) }
+
+// flagHelp lists the flags of flagSet for --help: each as it is written,
+// what it does, and the environment variable that sets the same.
+func flagHelp() string {
+	var b strings.Builder
+	b.WriteString("\nFlags come in any order, each at most once; a verb (validate, mutate,\nexplain) comes first. A flag wins over its environment variable.\n")
+	fs := flagSet("explain")
+	for _, d := range flagList {
+		f := fs.Lookup(d.name)
+		b.WriteString("  ")
+		if f.Shorthand != "" {
+			b.WriteString("-" + f.Shorthand + ", ")
+		}
+		b.WriteString("--" + f.Name)
+		switch {
+		case d.optional:
+			b.WriteString("[=" + d.value + "]")
+		case d.value != "":
+			b.WriteString(" " + d.value)
+		}
+		b.WriteString("\n")
+		text := f.Usage
+		if d.env != "" {
+			text += " Without the flag: " + d.env + "."
+		}
+		if d.explainOnly {
+			text = "(explain) " + text
+		}
+		line := "     "
+		for _, word := range strings.Fields(text) {
+			if len(line)+1+len(word) > 78 {
+				b.WriteString(line + "\n")
+				line = "     "
+			}
+			line += " " + word
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("      sidecar-lifecycle validate --output=sarif --output-file=results.sarif k8s/\n")
+	return b.String()
+}
+
+// usage is the text of --help: the forms of the command, the flags as
+// flagSet defines them (flagHelp), then how to run it and its config.
+var usage = usageHead + flagHelp() + usageTail
+
+// usageHead are the forms of the command.
+const usageHead = `sidecar-lifecycle: a KRM function that makes sidecars start before the
 application containers and stop after them, with no change to any image.
 
 Usage:
@@ -29,20 +166,11 @@ Usage:
       writes it; markdown adds a Mermaid gantt chart (for $GITHUB_STEP_SUMMARY).
       It reads what a run reads: a ResourceList, or with --config a plain
       stream (files, directories or stdin); Lists are read as their items.
+`
 
-Flags come in any order; --help, --version and --schema stand alone. A verb
-(validate, mutate, explain) comes first.
-
---output=text|github|sarif|junit|json (or SIDECAR_LIFECYCLE_OUTPUT) chooses
-how validate, mutate and a ResourceList run give their findings: text and
-github are the lines on stderr (github, the workflow commands, is the
-default under GITHUB_ACTIONS=true); sarif (SARIF 2.1.0, for code scanning),
-junit (JUnit XML) and json (the kpt results) are a report, on stdout, which
-then carries no manifests, or with --output-file=PATH (or
-SIDECAR_LIFECYCLE_OUTPUT_FILE; - for stdout) in that file, while stdout
-carries the manifests and stderr its lines as usual. The exit code is the same.
-  sidecar-lifecycle validate --output=sarif --output-file=results.sarif k8s/
-
+// usageTail is how a run reads and writes, where to run it from, and the
+// config.
+const usageTail = `
 It reads a ResourceList on stdin and writes it, with results, on stdout. Exit
 code 0 without error results, 1 with any (the items are then left unchanged).
 Each warning and error is also one line on stderr, for kustomize, which shows
@@ -57,10 +185,8 @@ name order, or stdin) and writes the edited stream on stdout: the policy
 file is the same SidecarLifecycle or ConfigMap (the defaults without
 --config); untouched documents, separators and comments
 come out as they went in; on any error nothing is written and the exit code
-is 1, and each error names the file and the line. --max-document-size SIZE
-(or SIDECAR_LIFECYCLE_MAX_DOCUMENT_SIZE, in both modes; default 256Mi)
-refuses a larger document before reading it. A closed output pipe ends the
-run quietly with exit code 141.
+is 1, and each error names the file and the line. A closed output pipe
+ends the run quietly with exit code 141.
 
 Run it from:
   kustomize   transformers: [fn.yaml], fn.yaml being the functionConfig annotated

@@ -1,4 +1,4 @@
-package fn
+package cli
 
 import (
 	"path/filepath"
@@ -121,6 +121,67 @@ func TestExplainInputs(t *testing.T) {
 	} {
 		if r := runWith(tc.args, "", nil); r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, tc.err) || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("%q: code %d, stdout %q, stderr %q, want %q", tc.args, r.code, r.stdout, r.stderr, tc.err)
+		}
+	}
+}
+
+// TestHelpListsEveryFlag: --help is generated from flagList: every flag,
+// as it is written, and every environment variable that sets one.
+func TestHelpListsEveryFlag(t *testing.T) {
+	var out strings.Builder
+	if code := run([]string{"--help"}, nil, &out, newLines(&out, func(string) string { return "" }, "/")); code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, d := range flagList {
+		want := "--" + d.name
+		if d.shorthand != "" {
+			want = "-" + d.shorthand + ", " + want
+		}
+		if d.optional {
+			want += "[=" + d.value + "]"
+		} else if d.value != "" {
+			want += " " + d.value
+		}
+		if !strings.Contains(out.String(), "\n  "+want+"\n") {
+			t.Errorf("--help does not list %q", want)
+		}
+	}
+	for _, env := range []string{outputEnv, outputFileEnv, maxDocumentSizeEnv} {
+		if !strings.Contains(out.String(), env) {
+			t.Errorf("--help does not name %s", env)
+		}
+	}
+	for verb := range verbs {
+		if !strings.Contains(out.String(), "sidecar-lifecycle "+verb+" ") {
+			t.Errorf("--help does not show the verb %s", verb)
+		}
+	}
+}
+
+// TestFlagErrors: what pflag refuses is one line of the command's own.
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--help=true"}, `unknown argument "--help=true"; see --help`},
+		{[]string{"a.yaml", "--"}, `unknown argument "--"; see --help`},
+		{[]string{"---x"}, `unknown argument "---x"; see --help`},
+		{[]string{"--bogus=1", "a.yaml"}, `unknown argument "--bogus=1"; see --help`},
+		{[]string{"-hv"}, `unknown argument "-hv"; see --help`},
+		{[]string{"--output"}, "--output needs a value: --output=sarif"},
+		{[]string{"--output-file"}, "--output-file needs a value: --output-file=results.sarif"},
+		{[]string{"--max-document-size"}, "--max-document-size needs a size"},
+		{[]string{"--max-document-size", "1Mi", "--max-document-size=2Mi"}, "--max-document-size is given twice"},
+	} {
+		_, err := parseArgs(tc.args)
+		if err == nil || err.Error() != tc.err && !strings.HasPrefix(err.Error(), tc.err) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
+		}
+	}
+	for _, list := range [][]string{{"--max-document-size", "1Mi"}, {"--max-document-size=1Mi"}, {"--output", "json", "--output-file", "r.json"}, {"--output=json", "--output-file=r.json"}} {
+		if _, err := parseArgs(list); err != nil {
+			t.Errorf("%q: %v", list, err)
 		}
 	}
 }

@@ -1,8 +1,8 @@
-// Package fn is the command line of sidecar-lifecycle: it reads a
+// Package cli is the command line of sidecar-lifecycle: it reads a
 // ResourceList on stdin and writes it, with results, on stdout (a KRM
 // function), or with --config edits a plain multi-document YAML stream (a
 // Helm post-renderer), and prints every warning and error on stderr.
-package fn
+package cli
 
 import (
 	krm "github.com/kptdev/krm-functions-sdk/go/fn"
@@ -19,7 +19,7 @@ import (
 )
 
 // version is stamped at build time with -ldflags
-// "-X github.com/sidecar-lifecycle/sidecar-lifecycle/fn.version=...";
+// "-X github.com/sidecar-lifecycle/sidecar-lifecycle/internal/cli.version=...";
 // without it, the module version go install recorded, else "dev".
 var version = ""
 

@@ -1,4 +1,4 @@
-package fn
+package cli
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ import (
 // bin/sarif-schema-2.1.0.json.
 const (
 	reportsFiles = "testdata/reports"
-	reportsDir   = "../bin/reports"
-	sarifSchema  = "../bin/sarif-schema-2.1.0.json"
+	reportsDir   = "../../bin/reports"
+	sarifSchema  = "../../bin/sarif-schema-2.1.0.json"
 )
 
 // reportTools returns the directory of the report checkers. Without node,
@@ -43,7 +43,7 @@ func reportTools(t *testing.T) string {
 	case exec.Command("node", "--version").Run() != nil:
 		problem = "node is not on PATH: install Node.js (20 or later), then run make tools"
 	case errHave != nil || !bytes.Equal(have, want) || errSchema != nil:
-		problem = "the report checkers of " + reportsFiles + " or the SARIF schema are not installed in ../bin: run make tools"
+		problem = "the report checkers of " + reportsFiles + " or the SARIF schema are not installed in ../../bin: run make tools"
 	}
 	if problem != "" {
 		if os.Getenv("CI") == "true" {
