@@ -10,7 +10,7 @@ import (
 // all returns every preset in the start order an empty config applies them:
 // the mesh proxies first, which carry the other sidecars' traffic, then the
 // other entries of the catalog by name; none, which has no container, last.
-// Adding a sidecar kind is adding its file to catalog/. It is a function so
+// Adding a sidecar kind is adding its file to transformer/config/catalog/. It is a function so
 // that callers cannot share mutable values.
 func all() []Preset {
 	var meshes, others []Preset
@@ -107,9 +107,3 @@ func ParseDelay(v string) (time.Duration, error) {
 	}
 	return d, nil
 }
-
-// dialects are the annotation dialects package annotate writes.
-var dialects = []Dialect{LinkerdDialect, IstioDialect, GenericDialect}
-
-// Dialects lists the annotation dialects of package annotate.
-func Dialects() []Dialect { return slices.Clone(dialects) }

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // configMapKeys are the keys of the one-sidecar ConfigMap form, in the
@@ -74,7 +72,7 @@ func (r *reader) placeData(root, data *yaml.Node) {
 		return
 	}
 	if data.Kind != yaml.MappingNode {
-		r.add("data", "expected a mapping, found "+report.Found(data))
+		r.add("data", "expected a mapping, found "+found(data))
 		return
 	}
 	fields := map[string]string{}

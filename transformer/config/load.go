@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/shapes"
 )
 
 // Load reads a functionConfig: nil or empty, a ConfigMap, or a SidecarLifecycle.
@@ -55,10 +53,10 @@ func decode(rn *yaml.RNode) (*SidecarLifecycle, error) {
 	if rn.YNode().Kind != yaml.MappingNode {
 		return nil, Errors{{Path: "functionConfig", Message: "must be a mapping"}}
 	}
-	if _, err := shapes.Walk(rn.YNode()); err != nil {
-		var dup *shapes.DuplicateKeyError
-		if errors.As(err, &dup) && dup.Path != "" {
-			return nil, Errors{{Path: dup.Path, Message: fmt.Sprintf("duplicate key %q: remove one", dup.Key)}}
+	if err := checkKeys(rn.YNode()); err != nil {
+		var dup *duplicateKeyError
+		if errors.As(err, &dup) && dup.path != "" {
+			return nil, Errors{{Path: dup.path, Message: fmt.Sprintf("duplicate key %q: remove one", dup.key)}}
 		}
 		return nil, Errors{{Path: "functionConfig", Message: err.Error()}}
 	}

@@ -12,8 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
 // Bounds of the reader: aliases can make a small document a huge tree, and
@@ -98,13 +96,13 @@ func (r *reader) read(n *yaml.Node, s *shape, v reflect.Value, path string) {
 	switch s.kind {
 	case kindObject:
 		if n.Kind != yaml.MappingNode {
-			r.add(path, "expected a mapping, found "+report.Found(n))
+			r.add(path, "expected a mapping, found "+found(n))
 			return
 		}
 		r.readFields(n, s, v, path)
 	case kindMap:
 		if n.Kind != yaml.MappingNode {
-			r.add(path, "expected a mapping, found "+report.Found(n))
+			r.add(path, "expected a mapping, found "+found(n))
 			return
 		}
 		m := reflect.MakeMap(v.Type())
@@ -116,7 +114,7 @@ func (r *reader) read(n *yaml.Node, s *shape, v reflect.Value, path string) {
 		v.Set(m)
 	case kindList:
 		if n.Kind != yaml.SequenceNode {
-			r.add(path, "expected a list, found "+report.Found(n))
+			r.add(path, "expected a list, found "+found(n))
 			return
 		}
 		if s.nonEmpty && len(n.Content) == 0 {
@@ -212,7 +210,7 @@ func (r *reader) collect(n *yaml.Node, path string, seen map[string]bool, out *[
 				return
 			}
 			if src = resolve(src); src.Kind != yaml.MappingNode {
-				r.add(join(path, "<<"), "expected a mapping or a list of mappings to merge, found "+report.Found(src))
+				r.add(join(path, "<<"), "expected a mapping or a list of mappings to merge, found "+found(src))
 				continue
 			}
 			r.collect(src, path, seen, out)
@@ -261,7 +259,7 @@ func resolve(n *yaml.Node) *yaml.Node {
 func readScalar(n *yaml.Node, s *shape, v reflect.Value) string {
 	scalar := n.Kind == yaml.ScalarNode
 	tag := n.ShortTag()
-	wrong := "expected " + s.expected() + ", found " + report.Found(n)
+	wrong := "expected " + s.expected() + ", found " + found(n)
 	switch s.kind {
 	case kindString:
 		if !scalar {
@@ -291,7 +289,7 @@ func readScalar(n *yaml.Node, s *shape, v reflect.Value) string {
 		}
 		i, err := strconv.ParseInt(n.Value, 0, s.bits)
 		if err != nil {
-			return fmt.Sprintf("expected an integer of at most %d bits, found %s", s.bits, report.Found(n))
+			return fmt.Sprintf("expected an integer of at most %d bits, found %s", s.bits, found(n))
 		}
 		v.SetInt(i)
 	case kindDuration:
@@ -328,7 +326,7 @@ func readScalar(n *yaml.Node, s *shape, v reflect.Value) string {
 		}
 		raw, err := json.Marshal(value)
 		if err != nil {
-			return "expected a mapping with string keys, found " + report.Found(n)
+			return "expected a mapping with string keys, found " + found(n)
 		}
 		v.Set(reflect.ValueOf(metav1.FieldsV1{Raw: raw}))
 	}
@@ -373,7 +371,7 @@ func timestamp(n *yaml.Node) (time.Time, bool) {
 
 // join adds a mapping key to a path.
 func join(path, key string) string {
-	key = report.Escape(key)
+	key = escape(key)
 	if path == "" {
 		return key
 	}

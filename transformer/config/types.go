@@ -1,6 +1,8 @@
 // Package config holds the SidecarLifecycle functionConfig: its types, the
 // ConfigMap and empty forms, defaulting and validation. Load is the one place a
-// config is read.
+// config is read. It also holds the catalog's entry format (CatalogEntry),
+// which spec.catalog.entries shares, and the built-in catalog
+// (BuiltinCatalog). It imports no package of the function's engine.
 package config
 
 import (
