@@ -1,12 +1,16 @@
 // Package distroless recognises images that have no shell and no sleep
-// binary (distroless and static images), and warns about preStop hooks
-// that exec one in such an image: kubelet cannot run them, so the delay
-// they stand for never happens.
+// binary (the families of images.yaml, with their sources, and the
+// catalog's own image facts), and warns about preStop hooks that exec one
+// in such an image: kubelet cannot run them, so the delay never happens.
 package distroless
 
 import (
+	"bytes"
+	_ "embed"
 	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -17,12 +21,80 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
-// shellPrograms are the programs such an image lacks that a preStop runs.
-var shellPrograms = map[string]bool{"sleep": true, "sh": true, "bash": true, "ash": true, "dash": true, "busybox": true}
+//go:embed images.yaml
+var imagesYAML []byte
+
+// images are the facts of images.yaml: the programs a preStop runs to
+// wait, and the image families that lack them.
+type images struct {
+	// Sources name what the facts' sources refer to.
+	Sources  map[string]map[string]string `yaml:"sources"`
+	Programs struct {
+		Names  []string `yaml:"names"`
+		Source string   `yaml:"source"`
+	} `yaml:"programs"`
+	Families []family `yaml:"families"`
+}
+
+// family is one kind of shell-less image: the repositories and tags it
+// names, and its variants that carry a shell.
+type family struct {
+	Says       string `yaml:"says"`
+	Repository struct {
+		Contains string   `yaml:"contains"`
+		Prefix   string   `yaml:"prefix"`
+		Names    []string `yaml:"names"`
+	} `yaml:"repository"`
+	Tag    tags   `yaml:"tag"`
+	Shell  tags   `yaml:"shell"`
+	Source string `yaml:"source"`
+}
+
+// tags match an image's tag: exactly, by prefix or by suffix.
+type tags struct {
+	Tags     []string `yaml:"tags"`
+	Prefixes []string `yaml:"tagPrefixes"`
+	Suffixes []string `yaml:"tagSuffixes"`
+}
+
+// any reports whether the tags name any tag.
+func (t tags) any() bool {
+	return len(t.Tags)+len(t.Prefixes)+len(t.Suffixes) > 0
+}
+
+// match reports whether tag is one of them.
+func (t tags) match(tag string) bool {
+	has := func(list []string, f func(string, string) bool) bool {
+		return slices.ContainsFunc(list, func(v string) bool { return f(tag, v) })
+	}
+	eq := func(a, b string) bool { return a == b }
+	return has(t.Tags, eq) || has(t.Prefixes, strings.HasPrefix) || has(t.Suffixes, strings.HasSuffix)
+}
+
+// matches reports whether the image's repository, name and tag are the family's.
+func (f family) matches(repo, name, tag string) bool {
+	r := f.Repository
+	return (r.Contains == "" || strings.Contains(repo, r.Contains)) &&
+		(r.Prefix == "" || strings.HasPrefix(repo, r.Prefix)) &&
+		(len(r.Names) == 0 || slices.Contains(r.Names, name)) &&
+		(!f.Tag.any() || f.Tag.match(tag))
+}
+
+// facts are images.yaml, read once; a file that does not read is a bug
+// its test finds.
+var facts = sync.OnceValue(func() images {
+	var im images
+	d := yaml.NewDecoder(bytes.NewReader(imagesYAML))
+	d.KnownFields(true)
+	if err := d.Decode(&im); err != nil {
+		panic("distroless: images.yaml: " + err.Error())
+	}
+	return im
+})
 
 // Looks says what kind of shell-less image the reference names, or "" when
 // it does not look like one: a sidecar's image the catalog says has no
-// shell (presets), or a distroless, Chainguard or static base by its name.
+// shell (presets), or an image of a family in images.yaml.
 func Looks(image string, presets []preset.Preset) string {
 	for _, p := range presets {
 		if p.ShellLess(image) {
@@ -35,18 +107,14 @@ func Looks(image string, presets []preset.Preset) string {
 		repo, tag = ref[:i], ref[i+1:]
 	}
 	name := path.Base(repo)
-	switch {
-	case strings.Contains(repo, "/distroless/"):
-		if strings.HasPrefix(tag, "debug") {
-			return "" // the debug images carry busybox
+	for _, f := range facts().Families {
+		if !f.matches(repo, name, tag) {
+			continue
 		}
-		return "distroless"
-	case strings.HasPrefix(repo, "cgr.dev/chainguard/") && !strings.HasSuffix(tag, "-dev") && tag != "dev":
-		return "a Chainguard image without -dev"
-	case name == "scratch" || name == "static":
-		return "static"
-	case strings.HasSuffix(tag, "-distroless"):
-		return "distroless"
+		if f.Shell.match(tag) {
+			return "" // the family's variant with a shell
+		}
+		return f.Says
 	}
 	return ""
 }
@@ -84,7 +152,7 @@ func (f SleepCheck) filter(spec *yaml.RNode) (*yaml.RNode, error) {
 		for i, n := range seq.YNode().Content {
 			c := yaml.NewRNode(n)
 			cmd, ok := hook.Exec(c, hook.PreStop)
-			if !ok || len(cmd) == 0 || !shellPrograms[path.Base(cmd[0])] {
+			if !ok || len(cmd) == 0 || !slices.Contains(facts().Programs.Names, path.Base(cmd[0])) {
 				continue
 			}
 			image := ""

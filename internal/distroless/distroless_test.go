@@ -1,6 +1,7 @@
 package distroless
 
 import (
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -80,4 +81,26 @@ containers:
 		t.Fatal(err)
 	}
 	krmtest.CheckLog(t, "warnings with the sleep action", log.Warnings, []string{"use the lifecycle sleep action", "use the lifecycle sleep action"})
+}
+
+// TestImageFactsHaveSources: every fact of images.yaml names its source,
+// and every family its kind and what it matches.
+func TestImageFactsHaveSources(t *testing.T) {
+	im := facts()
+	if im.Programs.Source == "" || len(im.Programs.Names) == 0 {
+		t.Error("programs: no names or no source")
+	}
+	if len(im.Families) < 4 {
+		t.Fatalf("%d families", len(im.Families))
+	}
+	for i, f := range im.Families {
+		key, _, _ := strings.Cut(f.Source, " ")
+		if im.Sources[key] == nil {
+			t.Errorf("families[%d] (%q): its source %q names no entry of sources", i, f.Says, key)
+		}
+		r := f.Repository
+		if f.Says == "" || f.Source == "" || (r.Contains == "" && r.Prefix == "" && len(r.Names) == 0 && !f.Tag.any()) {
+			t.Errorf("families[%d] (%q): says, source and a match are required", i, f.Says)
+		}
+	}
 }
