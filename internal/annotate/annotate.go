@@ -50,131 +50,149 @@ func (f Filter) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 func (f Filter) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	for _, m := range f.Meshes {
 		d, ok := dialectOf(m.Preset)
-		if !ok {
+		if !ok || m.Preset.Injector.Annotations == nil {
 			continue
 		}
-		if err := d.set(f, meta, m); err != nil {
+		write := f.absent
+		if m.InPod {
+			write = f.inPod
+		}
+		if err := write(meta, m, d); err != nil {
 			return nil, err
 		}
 	}
 	return meta, nil
 }
 
-// linkerd sets Linkerd's await and its native switch for the mode, and the
-// exit delay in ordered mode, as the entry's injector.annotations name them.
-// The switch is written either way, so that the output does the same on
-// Linkerd versions that default to native sidecars (2.20 and later) and on
-// those that do not.
-func (f Filter) linkerd(meta *yaml.RNode, m Mesh) error {
-	if m.InPod {
-		return f.linkerdInPod(meta, m)
-	}
+// absent writes the annotations of a mesh that injects the sidecar at
+// admission: those the dialect writes in the mode, then the native switch.
+func (f Filter) absent(meta *yaml.RNode, m Mesh, d dialect) error {
 	a := m.Preset.Injector.Annotations
-	exit, native := a.ExitDelay, a.Native
-	await := ""
-	for _, w := range holds(a) {
-		if err := f.set(meta, w.key, w.value.(string), await); err != nil {
-			return err
-		}
-		await = w.key
+	var writes []write
+	if !m.Native || d.HoldsInNative {
+		writes = holds(a)
 	}
-	if m.Native {
-		if err := f.set(meta, native.Key, native.Value, await); err != nil {
-			return err
-		}
-		// Linkerd before 2.20 refuses to inject a native sidecar with an
-		// exit delay, and kubelet stops native sidecars last anyway.
-		return f.remove(meta, exit.Key, "a native sidecar needs no exit delay")
+	lastHold := ""
+	if len(writes) > 0 {
+		lastHold = writes[len(writes)-1].key
 	}
-	if w, ok := exitWrite(m, formatDelay); ok {
-		if err := f.set(meta, w.key, w.value.(string), await); err != nil {
-			return err
+	if !m.Native || d.ExitInNative == exitWrites {
+		if w, ok := exitWrite(m, d.delay); ok {
+			writes = append(writes, w)
 		}
 	}
-	// The switch goes after both, wherever an exit delay of the input stands,
-	// so that native mode, which drops the delay, puts it in the same place.
-	if err := f.set(meta, native.Key, "false", later(meta, await, exit.Key)); err != nil {
+	last, ok, err := f.apply(meta, writes)
+	if err != nil || !ok {
 		return err
 	}
-	for _, key := range m.Preset.Injector.Native.Keys {
-		if v, ok := get(meta, key); ok && key != native.Key && v != "false" {
-			f.Log.Warn(report.KindMeshAnnotation, report.Annotation(key).Values(v, nil), "annotation %s: %q wins over %s: \"false\" on Linkerd 2.19 and later, which then inject a native sidecar; remove it, or use mode native",
-				key, v, native.Key)
+	if m.Native {
+		if a.Native == nil {
+			return nil // the injector writes native sidecars on its own, or not at all
+		}
+		if err := f.set(meta, a.Native.Key, a.Native.Value, last); err != nil {
+			return err
+		}
+		if d.ExitInNative == exitRemove {
+			return f.remove(meta, exitKey(a), "a native sidecar needs no exit delay")
+		}
+		return nil
+	}
+	switch {
+	case a.Native == nil:
+	case d.NativeOff != "":
+		// After both the holds and the exit delay, wherever an exit delay
+		// of the input stands, so that native mode, which drops the delay,
+		// puts the switch in the same place.
+		if err := f.set(meta, a.Native.Key, d.NativeOff, later(meta, lastHold, exitKey(a))); err != nil {
+			return err
+		}
+		f.warnOtherSwitches(meta, m, d.NativeOff)
+	case d.RemoveNative:
+		if v, _ := get(meta, a.Native.Key); v == a.Native.Value {
+			return f.remove(meta, a.Native.Key, "ordered mode")
 		}
 	}
 	return nil
 }
 
-// linkerdInPod keeps the Linkerd annotations of a proxy injected by hand
-// true to it: the exit delay the function set, the native switch.
-func (f Filter) linkerdInPod(meta *yaml.RNode, m Mesh) error {
-	a := m.Preset.Injector.Annotations
-	exit, native := a.ExitDelay, a.Native
-	want := "false"
-	if m.Native {
-		want = native.Value
-		if err := f.remove(meta, exit.Key, "a native sidecar needs no exit delay"); err != nil {
-			return err
-		}
-	} else if cur, ok := get(meta, exit.Key); ok && m.WaitBeforeExit > 0 && cur != formatDelay(exit.Format, m.WaitBeforeExit) {
-		if err := f.set(meta, exit.Key, formatDelay(exit.Format, m.WaitBeforeExit), ""); err != nil {
-			return err
-		}
-	}
-	if cur, ok := get(meta, native.Key); ok && cur != want {
-		return f.set(meta, native.Key, want, "")
-	}
-	return nil
-}
-
-// istio merges the hold and, in ordered mode, the drain into the pod's
-// ProxyConfig annotation and sets or removes the native switch, as the
-// entry's injector.annotations name them. A drain of the duration format is
-// written in seconds ("90s"), as Istio's own examples write it.
-func (f Filter) istio(meta *yaml.RNode, m Mesh) error {
-	a := m.Preset.Injector.Annotations
-	drain, native := a.ExitDelay, a.Native
-	seconds := istioDelay(drain.Format, m.WaitBeforeExit)
-	if m.InPod {
-		// The exit delay the function set in ordered mode is the proxy's
-		// drain: a drain present must say the same.
-		current, _ := get(meta, drain.Key)
-		cur, ok := ProxyConfigValue(current, drain.Field)
-		if m.Native || m.WaitBeforeExit == 0 || !ok || cur == seconds {
-			return nil
-		}
-		_, err := f.merge(meta, []merge{{drain.Key, [][2]any{{drain.Field, seconds}}}})
-		return err
-	}
+// apply writes plain annotations one after the other, then merges the
+// keys of mapping annotations; it returns the last annotation written, and
+// false when a mapping annotation's value is not one (logged).
+func (f Filter) apply(meta *yaml.RNode, writes []write) (string, bool, error) {
+	after := ""
 	var merges []merge
-	for _, w := range ordered(m, istioDelay) {
-		merges = addField(merges, w.key, w.field, w.value)
+	for _, w := range writes {
+		if w.field != "" {
+			merges = addField(merges, w.key, w.field, w.value)
+			continue
+		}
+		if err := f.set(meta, w.key, w.value.(string), after); err != nil {
+			return "", false, err
+		}
+		after = w.key
 	}
-	if ok, err := f.merge(meta, merges); !ok || err != nil {
-		return err
+	if len(merges) == 0 {
+		return after, true, nil
 	}
+	ok, err := f.merge(meta, merges)
+	return merges[len(merges)-1].key, ok, err
+}
+
+// warnOtherSwitches warns about each native key of the injector, other
+// than the one written, whose value says otherwise than off: the injector
+// versions that read it inject a native sidecar.
+func (f Filter) warnOtherSwitches(meta *yaml.RNode, m Mesh, off string) {
+	native := m.Preset.Injector.Annotations.Native
+	for _, key := range m.Preset.Injector.Native.Keys {
+		if v, ok := get(meta, key); ok && key != native.Key && v != off {
+			f.Log.Warn(report.KindMeshAnnotation, report.Annotation(key).Values(v, nil), "annotation %s: %q wins over %s: %q where the %s injector reads it, which then injects a native sidecar; remove it, or use mode native",
+				key, v, native.Key, off, m.Preset.Title)
+		}
+	}
+}
+
+// inPod keeps the annotations of a proxy already in the pod true to the
+// edits: the exit delay the function set, and the native switch where the
+// dialect writes one in both modes. It adds none.
+func (f Filter) inPod(meta *yaml.RNode, m Mesh, d dialect) error {
+	a := m.Preset.Injector.Annotations
+	switch e := a.ExitDelay; {
+	case e == nil:
+	case m.Native && d.ExitInNative == exitRemove:
+		if err := f.remove(meta, e.Key, "a native sidecar needs no exit delay"); err != nil {
+			return err
+		}
+	case !m.Native && m.WaitBeforeExit > 0:
+		want := d.delay(e.Format, m.WaitBeforeExit)
+		current, present := get(meta, e.Key)
+		if e.Field == "" {
+			if present && current != want {
+				if err := f.set(meta, e.Key, want, ""); err != nil {
+					return err
+				}
+			}
+			break
+		}
+		if cur, ok := ProxyConfigValue(current, e.Field); ok && cur != want {
+			if _, err := f.merge(meta, []merge{{e.Key, [][2]any{{e.Field, want}}}}); err != nil {
+				return err
+			}
+		}
+	}
+	if d.NativeOff == "" || a.Native == nil {
+		return nil
+	}
+	want := d.NativeOff
 	if m.Native {
-		return f.set(meta, native.Key, native.Value, merges[len(merges)-1].key)
+		want = a.Native.Value
 	}
-	// Ordered mode takes the native switch back out (native mode wrote it);
-	// it writes no "false", which is Istio's own opt-out that native mode
-	// honours.
-	if v, _ := get(meta, native.Key); v == native.Value {
-		return f.remove(meta, native.Key, "ordered mode")
+	if cur, ok := get(meta, a.Native.Key); ok && cur != want {
+		return f.set(meta, a.Native.Key, want, "")
 	}
 	return nil
 }
 
-// istioDelay writes seconds as Istio's drain: "90s", as Istio's own
-// examples write it, or plain seconds when the format says so.
-func istioDelay(format string, seconds int64) string {
-	if format == preset.FormatSeconds {
-		return fmt.Sprint(seconds)
-	}
-	return fmt.Sprintf("%ds", seconds)
-}
-
-// merge is the keys the istio dialect sets in one mapping annotation.
+// merge is the keys set in one mapping annotation.
 type merge struct {
 	key    string
 	fields [][2]any

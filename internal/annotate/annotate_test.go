@@ -148,7 +148,7 @@ func TestFilterLinkerdSwitchWarning(t *testing.T) {
 	}
 }
 
-func TestIstioNativeStatus(t *testing.T) {
+func TestRecordStatus(t *testing.T) {
 	const status = "sidecar.istio.io/status"
 	const vols = `"volumes":["istio-envoy"],"imagePullSecrets":null,"revision":"default"}`
 	for _, tc := range []struct {
@@ -168,7 +168,7 @@ func TestIstioNativeStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log report.Log
-			if _, err := (annotate.IstioNativeStatus{Annotation: status, Proxy: "istio-proxy", Init: []string{"istio-init", "istio-validation"}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+			if _, err := (annotate.RecordStatus{Annotation: status, Proxy: "istio-proxy", Init: []string{"istio-init", "istio-validation"}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
 				t.Fatal(err)
 			}
 			want := tc.want
@@ -183,5 +183,22 @@ func TestIstioNativeStatus(t *testing.T) {
 				t.Errorf("changes %q", log.Changes)
 			}
 		})
+	}
+}
+
+// TestOtherNativeSwitchWarned: in ordered mode the switch written "false"
+// loses to another native key of the injector that says "true": a warning
+// names both; a key that agrees is not warned about.
+func TestOtherNativeSwitchWarned(t *testing.T) {
+	for value, warned := range map[string]bool{"true": true, "false": false} {
+		meta, _ := yaml.Parse("annotations:\n  config.beta.linkerd.io/proxy-enable-native-sidecar: \"" + value + "\"\n")
+		var log report.Log
+		if _, err := (annotate.Filter{Meshes: []annotate.Mesh{{Preset: linkerd}}, Log: &log}).Filter([]*yaml.RNode{meta}); err != nil {
+			t.Fatal(err)
+		}
+		got := len(log.Warnings) == 1 && strings.Contains(log.Warnings[0].Detail, `annotation config.beta.linkerd.io/proxy-enable-native-sidecar: "true" wins over config.alpha.linkerd.io/proxy-enable-native-sidecar: "false"`)
+		if got != warned || (!warned && len(log.Warnings) > 0) {
+			t.Errorf("beta switch %q: warnings %q, want a warning: %v", value, log.Warnings, warned)
+		}
 	}
 }

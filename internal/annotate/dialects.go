@@ -1,6 +1,12 @@
 package annotate
 
 import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"sync"
+	"time"
+
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -8,25 +14,59 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
-// dialect is how the function writes one injector's annotations.
+//go:embed dialects.yaml
+var dialectsYAML []byte
+
+// dialect is how the function writes one injector's annotations
+// (dialects.yaml).
 type dialect struct {
-	// set sets the annotations for one mesh.
-	set func(Filter, *yaml.RNode, Mesh) error
-	// delay writes an exit delay's seconds in the annotation's format.
-	delay func(format string, seconds int64) string
-	// nativeStatus, when set, returns the filter that keeps the injector's
-	// record of the containers it added true to a proxy that became a
-	// native sidecar.
-	nativeStatus func(p preset.Preset, proxy string, log *report.Log) kio.Filter
+	// HoldsInNative: the entry's ordered annotations are written in native
+	// mode too.
+	HoldsInNative bool `yaml:"holdsInNative"`
+	// ExitInNative is what native mode does with the exit delay: write,
+	// remove or leave it.
+	ExitInNative string `yaml:"exitInNative"`
+	// NativeOff, when set, is the native switch's value in ordered mode:
+	// written, kept true to the mode for a proxy in the pod, and another
+	// native key that says otherwise is warned about.
+	NativeOff string `yaml:"nativeOff"`
+	// RemoveNative: ordered mode removes the native switch native mode wrote.
+	RemoveNative bool `yaml:"removeNative"`
+	// Duration is how a delay of the duration format is written: "seconds"
+	// ("90s"), else as Go writes it ("1m30s").
+	Duration string `yaml:"duration"`
+	Why      string `yaml:"why"`
 }
 
-// dialects are the writers of each preset.Dialect.
-var dialects = map[preset.Dialect]dialect{
-	preset.LinkerdDialect: {set: Filter.linkerd, delay: formatDelay},
-	preset.GenericDialect: {set: Filter.generic, delay: formatDelay},
-	preset.IstioDialect: {set: Filter.istio, delay: istioDelay, nativeStatus: func(p preset.Preset, proxy string, log *report.Log) kio.Filter {
-		return IstioNativeStatus{Annotation: p.Injector.Record, Proxy: proxy, Init: p.InitContainers, Log: log}
-	}},
+// Exit delays in native mode.
+const (
+	exitWrites = "write"
+	exitRemove = "remove"
+	exitLeave  = "leave"
+)
+
+// dialects are dialects.yaml, read once; a file that does not read is a
+// bug its test finds.
+var dialects = sync.OnceValue(func() map[preset.Dialect]dialect {
+	out := map[preset.Dialect]dialect{}
+	d := yaml.NewDecoder(bytes.NewReader(dialectsYAML))
+	d.KnownFields(true)
+	if err := d.Decode(&out); err != nil {
+		panic("annotate: dialects.yaml: " + err.Error())
+	}
+	return out
+})
+
+// delay writes seconds in the annotation's format, as the dialect writes
+// a duration.
+func (d dialect) delay(format string, seconds int64) string {
+	switch {
+	case format == preset.FormatSeconds:
+		return fmt.Sprint(seconds)
+	case d.Duration == "seconds":
+		return fmt.Sprintf("%ds", seconds)
+	}
+	return (time.Duration(seconds) * time.Second).String()
 }
 
 // dialectOf returns the dialect of the preset's injector; false when its
@@ -35,17 +75,16 @@ func dialectOf(p preset.Preset) (dialect, bool) {
 	if !p.Annotates() {
 		return dialect{}, false
 	}
-	d, ok := dialects[p.Injector.Dialect]
+	d, ok := dialects()[p.Injector.Dialect]
 	return d, ok
 }
 
 // NativeStatus returns the filter that keeps the record the preset's
-// injector keeps of the containers it added true to proxy, which became a
-// native sidecar; false when the injector keeps no such record.
+// injector keeps of the containers it added (injector.record) true to
+// proxy, which became a native sidecar; false when it keeps none.
 func NativeStatus(p preset.Preset, proxy string, log *report.Log) (kio.Filter, bool) {
-	d, ok := dialectOf(p)
-	if !ok || d.nativeStatus == nil {
+	if !p.Annotates() || p.Injector.Record == "" {
 		return nil, false
 	}
-	return d.nativeStatus(p, proxy, log), true
+	return RecordStatus{Annotation: p.Injector.Record, Proxy: proxy, Init: p.InitContainers, Log: log}, true
 }

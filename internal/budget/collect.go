@@ -20,8 +20,8 @@ type Fact struct {
 	Ingress *Ingress
 	// Service is a Service.
 	Service *Service
-	// BackendConfig is a GKE BackendConfig.
-	BackendConfig *BackendConfig
+	// Referenced is an object whose field holds a Service's delay.
+	Referenced *Referenced
 }
 
 // Workload is what the budget keeps of a workload, as the function writes it.
@@ -50,8 +50,10 @@ type Route struct {
 	Delay int64
 	// Source says where the delay comes from.
 	Source string
-	// Default is set when the delay is the load balancer's default, not set in the input.
+	// Default is set when the delay is the load balancer's default, not
+	// set in the input; Setting names the setting that would set it.
 	Default bool
+	Setting string
 	// Problem says why the delay cannot be read; Delay is then not valid.
 	Problem string
 }
@@ -64,7 +66,7 @@ type Collector struct {
 	workloads []*Workload
 	ingresses []*Ingress
 	services  []*Service
-	configs   map[[2]string]*BackendConfig
+	configs   map[[3]string]*Referenced
 }
 
 // Add keeps an item's fact.
@@ -79,11 +81,11 @@ func (c *Collector) Add(f Fact) {
 		c.ingresses = append(c.ingresses, f.Ingress)
 	case f.Service != nil:
 		c.services = append(c.services, f.Service)
-	case f.BackendConfig != nil:
+	case f.Referenced != nil:
 		if c.configs == nil {
-			c.configs = map[[2]string]*BackendConfig{}
+			c.configs = map[[3]string]*Referenced{}
 		}
-		c.configs[[2]string{f.BackendConfig.namespace(), f.BackendConfig.Resource.Name}] = f.BackendConfig
+		c.configs[[3]string{f.Referenced.Controller.Name, f.Referenced.namespace(), f.Referenced.Resource.Name}] = f.Referenced
 	}
 }
 
@@ -109,7 +111,7 @@ func (c *Collector) Routes() []Routed {
 		byNamespace[w.namespace()] = append(byNamespace[w.namespace()], w)
 	}
 	for _, in := range c.ingresses {
-		if !in.ALB {
+		if in.Controller == nil {
 			continue
 		}
 		for _, name := range in.Services {
@@ -117,7 +119,7 @@ func (c *Collector) Routes() []Routed {
 			if s == nil {
 				continue
 			}
-			r := albRoute(in, s)
+			r := ingressRoute(in, s)
 			for _, w := range selected(s, byNamespace[s.namespace()]) {
 				out = append(out, Routed{Route: r, Workload: w})
 			}
@@ -133,19 +135,23 @@ func (c *Collector) Routes() []Routed {
 	return out
 }
 
-// albRoute is the delay of an ALB Ingress's target group for a Service: the
-// Service's annotation takes precedence over the Ingress's.
-func albRoute(in *Ingress, s *Service) Route {
+// ingressRoute is the delay of an Ingress's load balancer for a Service:
+// the Service's attribute takes precedence over the Ingress's.
+func ingressRoute(in *Ingress, s *Service) Route {
+	c := in.Controller
 	r := Route{Via: in.String() + " → " + s.String(), Owner: in.Ref}
 	a, on := in.Attributes, in.String()
-	if s.ALBAttributes.Set {
-		a, on, r.Owner = s.ALBAttributes, s.String(), s.Ref
+	if o, ok := s.Overrides[c.Name]; ok {
+		a, on, r.Owner = o, s.String(), s.Ref
 	}
-	return attributeRoute(r, a, LoadBalancers().AWS.IngressAttributes.Annotation+" on "+on)
+	return attributeRoute(r, a, c, c.Attributes.Ingress.Annotation+" on "+on)
 }
 
-func attributeRoute(r Route, a Attribute, source string) Route {
-	delay := LoadBalancers().AWS.DeregistrationDelay
+// attributeRoute is a route whose delay is the controller's attribute a,
+// read in source, or its default.
+func attributeRoute(r Route, a Attribute, c *Controller, source string) Route {
+	delay := c.Attributes.Delay
+	r.Setting = delay.Attribute
 	switch {
 	case a.Known:
 		r.Delay, r.Source = a.Seconds, delay.Attribute+" in "+source
@@ -157,23 +163,27 @@ func attributeRoute(r Route, a Attribute, source string) Route {
 	return r
 }
 
-// serviceRoutes are a Service's own load balancers: an AWS NLB, and the
-// GKE BackendConfigs it names that are in the input.
+// serviceRoutes are a Service's own load balancers: one a controller
+// makes of it, and the objects it names for its delay that are in the input.
 func (c *Collector) serviceRoutes(s *Service) []Route {
 	var out []Route
-	if s.NLB || s.NLBAttributes.Set {
-		out = append(out, attributeRoute(Route{Via: s.String(), Owner: s.Ref}, s.NLBAttributes, LoadBalancers().AWS.ServiceAttributes.Annotation+" on "+s.String()))
+	if ctl := s.Controller; ctl != nil {
+		out = append(out, attributeRoute(Route{Via: s.String(), Owner: s.Ref}, s.Attributes, ctl, ctl.Attributes.Service.Annotation+" on "+s.String()))
 	}
-	if s.BackendConfigProblem != "" {
-		out = append(out, Route{Via: s.String(), Owner: s.Ref, Problem: s.BackendConfigProblem, Source: LoadBalancers().GKE.ServiceAnnotations.Keys[0]})
+	ref := s.ReferencedBy
+	if ref == nil {
+		return out
 	}
-	for _, name := range s.BackendConfigs {
-		b := c.configs[[2]string{s.namespace(), name}]
+	if s.Problem != "" {
+		out = append(out, Route{Via: s.String(), Owner: s.Ref, Problem: s.Problem, Source: ref.Reference.ServiceAnnotations.Keys[0]})
+	}
+	for _, name := range s.Referenced {
+		b := c.configs[[3]string{ref.Name, s.namespace(), name}]
 		if b == nil {
 			continue
 		}
-		r := Route{Via: s.String() + " → " + b.String(), Owner: s.Ref, Delay: b.DrainingTimeoutSec,
-			Source: LoadBalancers().GKE.BackendConfig.Field + " of " + b.String(), Problem: b.Problem}
+		r := Route{Via: s.String() + " → " + b.String(), Owner: s.Ref, Delay: b.Seconds,
+			Source: ref.Reference.Object.Field + " of " + b.String(), Problem: b.Problem}
 		out = append(out, r)
 	}
 	return out
@@ -284,7 +294,7 @@ func (r Routed) check(action config.Action) *fn.Result {
 			r.Via, r.Workload, r.Delay, r.Source, d.Unknown[0].Name, d.Unknown[0].PreStop.Form)
 	case r.Default:
 		return closing(fn.Info, nil, "%s sets no %s: %s of %ds is longer than %s; set it to %d or less, or make the application drain longer",
-			r.Via, LoadBalancers().AWS.DeregistrationDelay.Attribute, r.Source, r.Delay, drain, d.Seconds)
+			r.Via, r.Setting, r.Source, r.Delay, drain, d.Seconds)
 	}
 	return closing(Severity(action), &r.Owner, "%s keeps sending to %s for %ds (%s), %ds after %s ends: lower the delay to %ds or less, or make the application drain longer",
 		r.Via, r.Workload, r.Delay, r.Source, r.Delay-d.Seconds, drain, d.Seconds)

@@ -50,7 +50,7 @@ func TestRoutesStayInNamespace(t *testing.T) {
 	c.Add(Fact{Workload: &Workload{Ref: ref("Deployment", "shop", "api"), Labels: map[string]string{"app": "api"}}})
 	c.Add(Fact{Workload: &Workload{Ref: ref("Deployment", "bank", "api"), Labels: map[string]string{"app": "api"}}})
 	c.Add(Fact{Workload: &Workload{Ref: ref("Deployment", "shop", "api-2"), Labels: map[string]string{"app": "api", "v": "2"}}})
-	c.Add(Fact{Service: &Service{Ref: ref("Service", "shop", "api"), Selector: map[string]string{"app": "api"}, NLB: true}})
+	c.Add(Fact{Service: &Service{Ref: ref("Service", "shop", "api"), Selector: map[string]string{"app": "api"}, Controller: &LoadBalancers().Controllers[0], Serves: true}})
 	var got []string
 	for _, r := range c.Routes() {
 		got = append(got, r.Workload.Resource.Namespace+"/"+r.Workload.Resource.Name)

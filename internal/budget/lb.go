@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,11 +53,10 @@ type Attribute struct {
 	Problem string
 }
 
-// ParseAttributes reads the deregistration delay attribute from a target
-// group attributes annotation: comma-separated key=value pairs.
-func ParseAttributes(value string) Attribute {
+// ParseAttributes reads the delay attribute from an annotation's
+// comma-separated key=value pairs.
+func ParseAttributes(value, delay string) Attribute {
 	a := Attribute{Set: true}
-	delay := LoadBalancers().AWS.DeregistrationDelay.Attribute
 	for _, pair := range strings.Split(value, ",") {
 		key, v, ok := strings.Cut(pair, "=")
 		if !ok || strings.TrimSpace(key) != delay {
@@ -72,20 +72,23 @@ func ParseAttributes(value string) Attribute {
 	return a
 }
 
-func attribute(annotations map[string]string, key string) Attribute {
+// attribute reads the delay attribute of the controller from the
+// annotation key, when present.
+func attribute(annotations map[string]string, key string, c *Controller) Attribute {
 	v, ok := annotations[key]
 	if !ok {
 		return Attribute{}
 	}
-	return ParseAttributes(v)
+	return ParseAttributes(v, c.Attributes.Delay.Attribute)
 }
 
 // Ingress is what the budget keeps of an Ingress.
 type Ingress struct {
 	Ref
-	// ALB reports whether the AWS Load Balancer Controller serves it.
-	ALB bool
-	// Attributes is its target group attributes annotation.
+	// Controller is the controller that serves it and reads its delay as
+	// an attribute; nil when none does.
+	Controller *Controller
+	// Attributes is its own delay attribute.
 	Attributes Attribute
 	// Services are the backend Services it names, in order, once each.
 	Services []string
@@ -94,59 +97,70 @@ type Ingress struct {
 // Service is what the budget keeps of a Service.
 type Service struct {
 	Ref
-	// Selector is its pod selector.
 	Selector map[string]string
-	// ALBAttributes is its Ingress target group attributes annotation.
-	ALBAttributes Attribute
-	// NLB reports whether it is a LoadBalancer the AWS Load Balancer Controller serves.
-	NLB bool
-	// NLBAttributes is its Service target group attributes annotation.
-	NLBAttributes Attribute
-	// BackendConfigs are the GKE BackendConfigs it names, in order, once each.
-	BackendConfigs []string
-	// BackendConfigProblem says why its backend-config annotation cannot be read.
-	BackendConfigProblem string
+	// Overrides are the delay attributes it sets for the Ingresses that
+	// send to it, by the name of their controller: they win.
+	Overrides map[string]Attribute
+	// Controller serves the Service itself as a load balancer, or sets its
+	// delay attribute (Attributes); nil when none does.
+	Controller *Controller
+	Serves     bool
+	Attributes Attribute
+	// Referenced are the objects it names whose fields hold its delay, the
+	// controller that reads them, and what is wrong with the annotation.
+	Referenced   []string
+	ReferencedBy *Controller
+	Problem      string
 }
 
-// BackendConfig is what the budget keeps of a GKE BackendConfig.
-type BackendConfig struct {
+// Referenced is what the budget keeps of an object whose field holds a
+// Service's delay (a controller's reference object).
+type Referenced struct {
 	Ref
-	// DrainingTimeoutSec is the draining timeout field; its default when absent.
-	DrainingTimeoutSec int64
-	// Problem says why the field cannot be read.
-	Problem string
+	Controller *Controller
+	Seconds    int64
+	Problem    string
 }
 
 // Observe returns the load balancer facts of an item that is not a
-// workload: an Ingress, a Service or a GKE BackendConfig.
+// workload: an Ingress, a Service or a controller's reference object.
 func Observe(item *yaml.RNode, ref Ref) Fact {
 	group := ""
 	if apiVersion := item.GetApiVersion(); strings.Contains(apiVersion, "/") {
 		group = apiVersion[:strings.LastIndex(apiVersion, "/")]
 	}
-	bc := LoadBalancers().GKE.BackendConfig
-	switch kind := item.GetKind(); {
+	kind := item.GetKind()
+	switch {
 	case kind == "Ingress" && (group == "networking.k8s.io" || group == "extensions"):
 		return Fact{Ingress: observeIngress(item, ref)}
 	case kind == "Service" && group == "":
 		return Fact{Service: observeService(item, ref)}
-	case kind == bc.Kind && group == bc.Group:
-		return Fact{BackendConfig: observeBackendConfig(item, ref)}
+	}
+	for i := range LoadBalancers().Controllers {
+		c := &LoadBalancers().Controllers[i]
+		if c.Reference != nil && kind == c.Reference.Object.Kind && group == c.Reference.Object.Group {
+			return Fact{Referenced: observeReferenced(item, ref, c)}
+		}
 	}
 	return Fact{}
 }
 
+// observeIngress reads an Ingress: the first controller with a delay
+// attribute that serves it by class or annotation prefix, and its backends.
 func observeIngress(item *yaml.RNode, ref Ref) *Ingress {
-	aws := LoadBalancers().AWS
 	annotations := item.GetAnnotations()
-	in := &Ingress{Ref: ref, Attributes: attribute(annotations, aws.IngressAttributes.Annotation)}
+	in := &Ingress{Ref: ref}
 	class := annotations["kubernetes.io/ingress.class"]
 	if n, err := tree.Lookup(item, "spec", "ingressClassName"); err == nil && n != nil {
 		class = yaml.GetValue(n)
 	}
-	in.ALB = class == aws.IngressClass.Value
-	for key := range annotations {
-		in.ALB = in.ALB || strings.HasPrefix(key, aws.AnnotationPrefix.Value)
+	for i := range LoadBalancers().Controllers {
+		c := &LoadBalancers().Controllers[i]
+		if c.Ingress == nil || c.Attributes == nil || !c.Ingress.servesIngress(class, annotations) {
+			continue
+		}
+		in.Controller, in.Attributes = c, attribute(annotations, c.Attributes.Ingress.Annotation, c)
+		break
 	}
 	seen := map[string]bool{}
 	add := func(backend *yaml.RNode) {
@@ -173,31 +187,70 @@ func observeIngress(item *yaml.RNode, ref Ref) *Ingress {
 	return in
 }
 
-func observeService(item *yaml.RNode, ref Ref) *Service {
-	lbs := LoadBalancers()
-	annotations := item.GetAnnotations()
-	s := &Service{
-		Ref:           ref,
-		ALBAttributes: attribute(annotations, lbs.AWS.IngressAttributes.Annotation),
-		NLBAttributes: attribute(annotations, lbs.AWS.ServiceAttributes.Annotation),
+// servesIngress reports whether an Ingress of the class and annotations
+// is the controller's.
+func (s *Serves) servesIngress(class string, annotations map[string]string) bool {
+	if class == s.Class.Value {
+		return true
 	}
+	for key := range annotations {
+		if s.AnnotationPrefix != nil && strings.HasPrefix(key, s.AnnotationPrefix.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// servesService reports whether a Service of type LoadBalancer of the
+// class and annotations is the controller's.
+func (s *Serves) servesService(class string, annotations map[string]string) bool {
+	return class == s.Class.Value || (s.TypeAnnotation != nil && slices.Contains(s.TypeAnnotation.Values, annotations[s.TypeAnnotation.Annotation]))
+}
+
+// observeService reads a Service: the attributes it sets for the
+// Ingresses of each controller, the controller that serves it as a load
+// balancer, and the objects it names for its delay.
+func observeService(item *yaml.RNode, ref Ref) *Service {
+	annotations := item.GetAnnotations()
+	s := &Service{Ref: ref}
 	if sel := lookup(item, "spec", "selector"); sel != nil {
 		s.Selector = stringMap(sel)
 	}
-	s.NLB = str(item, "spec", "type") == "LoadBalancer" &&
-		(str(item, "spec", "loadBalancerClass") == lbs.AWS.NLBClass.Value || lbs.AWS.isNLBType(annotations[lbs.AWS.NLBType.Annotation]))
-	for _, key := range lbs.GKE.ServiceAnnotations.Keys {
-		if v, ok := annotations[key]; ok {
-			s.BackendConfigs, s.BackendConfigProblem = backendConfigNames(key, v)
-			break
+	loadBalancer, class := str(item, "spec", "type") == "LoadBalancer", str(item, "spec", "loadBalancerClass")
+	for i := range LoadBalancers().Controllers {
+		c := &LoadBalancers().Controllers[i]
+		if a := c.Attributes; a != nil {
+			if v := attribute(annotations, a.Ingress.Annotation, c); v.Set {
+				if s.Overrides == nil {
+					s.Overrides = map[string]Attribute{}
+				}
+				s.Overrides[c.Name] = v
+			}
+			serves := c.Service != nil && loadBalancer && c.Service.servesService(class, annotations)
+			if v := attribute(annotations, a.Service.Annotation, c); s.Controller == nil && (serves || v.Set) {
+				s.Controller, s.Serves, s.Attributes = c, serves, v
+			}
+		}
+		if r := c.Reference; r != nil && s.ReferencedBy == nil {
+			for _, key := range r.ServiceAnnotations.Keys {
+				if v, ok := annotations[key]; ok {
+					s.ReferencedBy = c
+					s.Referenced, s.Problem = namedObjects(key, v, r.ServiceAnnotations.Format)
+					break
+				}
+			}
 		}
 	}
 	return s
 }
 
-// backendConfigNames reads the backend-config annotation: JSON with a
-// "default" name and "ports" from port number or name to a name.
-func backendConfigNames(key, value string) ([]string, string) {
+// namedObjects reads the names an annotation of the format gives:
+// default-and-ports is JSON with a "default" name and "ports" from port
+// number or name to a name.
+func namedObjects(key, value, format string) ([]string, string) {
+	if format != "default-and-ports" {
+		return nil, fmt.Sprintf("%s: the format %q is not one the function reads", key, format)
+	}
 	var ann struct {
 		Default string            `json:"default"`
 		Ports   map[string]string `json:"ports"`
@@ -225,19 +278,21 @@ func backendConfigNames(key, value string) ([]string, string) {
 	return names, ""
 }
 
-func observeBackendConfig(item *yaml.RNode, ref Ref) *BackendConfig {
-	bc := LoadBalancers().GKE.BackendConfig
-	b := &BackendConfig{Ref: ref, DrainingTimeoutSec: bc.Default}
-	n := lookup(item, strings.Split(bc.Field, ".")...)
+// observeReferenced reads the delay field of a controller's reference
+// object; its default when absent.
+func observeReferenced(item *yaml.RNode, ref Ref, c *Controller) *Referenced {
+	obj := c.Reference.Object
+	b := &Referenced{Ref: ref, Controller: c, Seconds: obj.Default}
+	n := lookup(item, strings.Split(obj.Field, ".")...)
 	if n == nil {
 		return b
 	}
 	v, problem := wholeSeconds(yaml.GetValue(n))
 	if problem != "" {
-		b.Problem = fmt.Sprintf("%s %q %s", bc.Field, yaml.GetValue(n), problem)
+		b.Problem = fmt.Sprintf("%s %q %s", obj.Field, yaml.GetValue(n), problem)
 		return b
 	}
-	b.DrainingTimeoutSec = v
+	b.Seconds = v
 	return b
 }
 

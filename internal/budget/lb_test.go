@@ -30,7 +30,7 @@ func TestParseAttributes(t *testing.T) {
 		{"deregistration_delay.timeout_seconds=99999999999999999999", 0, false, `"99999999999999999999" is out of range: past the int64 maximum 9223372036854775807`},
 	}
 	for _, tc := range tests {
-		a := budget.ParseAttributes(tc.in)
+		a := budget.ParseAttributes(tc.in, "deregistration_delay.timeout_seconds")
 		if !a.Set || a.Known != tc.known || a.Seconds != tc.seconds || !strings.Contains(a.Problem, tc.problem) || (tc.problem == "" && a.Problem != "") {
 			t.Errorf("ParseAttributes(%q) = %+v, want %ds known %v problem %q", tc.in, a, tc.seconds, tc.known, tc.problem)
 		}
@@ -77,7 +77,7 @@ spec:
 			if in == nil {
 				t.Fatal("not read as an Ingress")
 			}
-			if in.ALB != tc.alb || !reflect.DeepEqual(in.Services, tc.services) || in.Attributes.Seconds != tc.delay {
+			if (in.Controller != nil) != tc.alb || !reflect.DeepEqual(in.Services, tc.services) || in.Attributes.Seconds != tc.delay {
 				t.Errorf("read %+v, want alb %v services %q delay %d", in, tc.alb, tc.services, tc.delay)
 			}
 		})
@@ -99,8 +99,8 @@ metadata:
     cloud.google.com/backend-config: '{"default": "d", "ports": {"http": "p", "80": "d"}}'
 spec: {type: LoadBalancer, selector: {app: a, tier: web}}
 `).Service
-	if s == nil || !s.NLB || s.NLBAttributes.Seconds != 120 || s.ALBAttributes.Seconds != 20 ||
-		!reflect.DeepEqual(s.Selector, map[string]string{"app": "a", "tier": "web"}) || !reflect.DeepEqual(s.BackendConfigs, []string{"d", "p"}) {
+	if s == nil || !s.Serves || s.Attributes.Seconds != 120 || s.Overrides["aws-load-balancer-controller"].Seconds != 20 ||
+		!reflect.DeepEqual(s.Selector, map[string]string{"app": "a", "tier": "web"}) || !reflect.DeepEqual(s.Referenced, []string{"d", "p"}) || s.ReferencedBy == nil || s.ReferencedBy.Name != "ingress-gce" {
 		t.Errorf("read %+v", s)
 	}
 	for text, nlb := range map[string]bool{
@@ -109,34 +109,34 @@ spec: {type: LoadBalancer, selector: {app: a, tier: web}}
 		"spec: {type: LoadBalancer}": false,
 		"metadata: {annotations: {service.beta.kubernetes.io/aws-load-balancer-type: nlb-ip}}\nspec: {type: LoadBalancer}": true,
 	} {
-		if got := observe(t, "apiVersion: v1\nkind: Service\n"+text+"\n").Service.NLB; got != nlb {
+		if got := observe(t, "apiVersion: v1\nkind: Service\n"+text+"\n").Service.Serves; got != nlb {
 			t.Errorf("%s: NLB %v, want %v", text, got, nlb)
 		}
 	}
 	beta := observe(t, "apiVersion: v1\nkind: Service\nmetadata: {name: s, annotations: {beta.cloud.google.com/backend-config: '{\"default\": \"old\"}'}}\n").Service
-	if !reflect.DeepEqual(beta.BackendConfigs, []string{"old"}) {
-		t.Errorf("beta annotation read as %q", beta.BackendConfigs)
+	if !reflect.DeepEqual(beta.Referenced, []string{"old"}) {
+		t.Errorf("beta annotation read as %q", beta.Referenced)
 	}
 	bad := observe(t, "apiVersion: v1\nkind: Service\nmetadata: {name: s, annotations: {cloud.google.com/backend-config: web}}\n").Service
-	if bad.BackendConfigProblem == "" || !strings.Contains(bad.BackendConfigProblem, `"web" is not JSON`) {
-		t.Errorf("bad annotation: problem %q", bad.BackendConfigProblem)
+	if bad.Problem == "" || !strings.Contains(bad.Problem, `"web" is not JSON`) {
+		t.Errorf("bad annotation: problem %q", bad.Problem)
 	}
 }
 
 func TestObserveBackendConfig(t *testing.T) {
 	for _, apiVersion := range []string{"cloud.google.com/v1", "cloud.google.com/v1beta1"} {
-		b := observe(t, "apiVersion: "+apiVersion+"\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: 90}}\n").BackendConfig
-		if b == nil || b.DrainingTimeoutSec != 90 {
+		b := observe(t, "apiVersion: "+apiVersion+"\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: 90}}\n").Referenced
+		if b == nil || b.Seconds != 90 {
 			t.Errorf("%s read as %+v", apiVersion, b)
 		}
 	}
-	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {timeoutSec: 40}\n").BackendConfig; b.DrainingTimeoutSec != 0 || b.Problem != "" {
+	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {timeoutSec: 40}\n").Referenced; b.Seconds != 0 || b.Problem != "" {
 		t.Errorf("absent draining read as %+v", b)
 	}
-	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: 9223372036854775808}}\n").BackendConfig; b.Problem != `spec.connectionDraining.drainingTimeoutSec "9223372036854775808" is out of range: past the int64 maximum 9223372036854775807` {
+	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: 9223372036854775808}}\n").Referenced; b.Problem != `spec.connectionDraining.drainingTimeoutSec "9223372036854775808" is out of range: past the int64 maximum 9223372036854775807` {
 		t.Errorf("a drainingTimeoutSec past int64: problem %q", b.Problem)
 	}
-	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: long}}\n").BackendConfig; b.Problem == "" {
+	if b := observe(t, "apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata: {name: b}\nspec: {connectionDraining: {drainingTimeoutSec: long}}\n").Referenced; b.Problem == "" {
 		t.Error("a drainingTimeoutSec that is not a number has no problem")
 	}
 }
@@ -145,14 +145,16 @@ func TestObserveBackendConfig(t *testing.T) {
 // Service's, resolved to the workloads the Service selects.
 func TestCollectorResults(t *testing.T) {
 	var c budget.Collector
+	alb := &budget.LoadBalancers().Controllers[0]
+	delay := alb.Attributes.Delay.Attribute
 	ns := func(kind, name string) budget.Ref {
 		return budget.Ref{Resource: &fn.ResourceRef{Kind: kind, Name: name, Namespace: "shop"}}
 	}
 	c.Add(budget.Fact{Workload: &budget.Workload{Ref: ns("Deployment", "api"), Labels: map[string]string{"app": "api"}, Drain: budget.Drain{Seconds: 40, Container: "api"}}})
 	c.Add(budget.Fact{Workload: &budget.Workload{Ref: ns("Deployment", "other"), Labels: map[string]string{"app": "other"}}})
-	c.Add(budget.Fact{Ingress: &budget.Ingress{Ref: ns("Ingress", "web"), ALB: true, Attributes: budget.ParseAttributes("deregistration_delay.timeout_seconds=100"), Services: []string{"api", "tuned", "missing"}}})
+	c.Add(budget.Fact{Ingress: &budget.Ingress{Ref: ns("Ingress", "web"), Controller: alb, Attributes: budget.ParseAttributes("deregistration_delay.timeout_seconds=100", delay), Services: []string{"api", "tuned", "missing"}}})
 	c.Add(budget.Fact{Service: &budget.Service{Ref: ns("Service", "api"), Selector: map[string]string{"app": "api"}}})
-	c.Add(budget.Fact{Service: &budget.Service{Ref: ns("Service", "tuned"), Selector: map[string]string{"app": "api"}, ALBAttributes: budget.ParseAttributes("deregistration_delay.timeout_seconds=10")}})
+	c.Add(budget.Fact{Service: &budget.Service{Ref: ns("Service", "tuned"), Selector: map[string]string{"app": "api"}, Overrides: map[string]budget.Attribute{alb.Name: budget.ParseAttributes("deregistration_delay.timeout_seconds=10", delay)}}})
 	for action, severity := range map[config.Action]fn.Severity{config.ActionMutate: fn.Warning, config.ActionValidate: fn.Error} {
 		res := c.Results(action)
 		if len(res) != 1 {

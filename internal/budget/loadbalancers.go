@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -25,46 +24,51 @@ var loadBalancersYAML []byte
 type LoadBalancerFacts struct {
 	// Sources are the places the facts were read, by key.
 	Sources map[string]preset.Source `json:"sources"`
-	// AWS is the AWS Load Balancer Controller's ALBs and NLBs.
-	AWS AWSFacts `json:"aws"`
-	// GKE is GKE's Ingress controller and its BackendConfigs.
-	GKE GKEFacts `json:"gke"`
+	// Controllers are the load balancer controllers, in the order they
+	// are tried.
+	Controllers []Controller `json:"controllers"`
 }
 
-// AWSFacts are the AWS load balancers' keys and default.
-type AWSFacts struct {
-	// Title names the controller in the docs.
+// Controller is one load balancer controller: the Ingresses and Services
+// it serves, and where it reads their deregistration delay.
+type Controller struct {
+	// Name names the controller; Title names it in the docs.
+	Name  string `json:"name"`
 	Title string `json:"title"`
-	// IngressClass is the Ingress class the controller serves.
-	IngressClass ValueFact `json:"ingressClass"`
-	// AnnotationPrefix starts every Ingress annotation of the controller:
-	// an Ingress with one is served by it too.
-	AnnotationPrefix ValueFact `json:"annotationPrefix"`
-	// IngressAttributes is the target group attributes annotation of an
-	// Ingress, which its backend Services may set too, with precedence.
-	IngressAttributes AnnotationFact `json:"ingressAttributes"`
-	// ServiceAttributes is the target group attributes annotation of a
-	// Service of type LoadBalancer.
-	ServiceAttributes AnnotationFact `json:"serviceAttributes"`
-	// NLBClass is the loadBalancerClass of a Service the controller serves.
-	NLBClass ValueFact `json:"nlbClass"`
-	// NLBType is the annotation whose values make a Service of type
-	// LoadBalancer a Network Load Balancer.
-	NLBType AnnotationFact `json:"nlbType"`
-	// DeregistrationDelay is the target group attribute that holds the
-	// delay, and its default.
-	DeregistrationDelay DelayFact `json:"deregistrationDelay"`
+	// Ingress and Service say which it serves; nil when none.
+	Ingress *Serves `json:"ingress,omitempty"`
+	Service *Serves `json:"service,omitempty"`
+	// Attributes is the delay as an attribute of an annotation's
+	// key=value list; Reference, as a field of an object a Service names.
+	Attributes *AttributeDelay `json:"attributes,omitempty"`
+	Reference  *ReferenceDelay `json:"reference,omitempty"`
 }
 
-// GKEFacts are GKE's BackendConfig keys.
-type GKEFacts struct {
-	// Title names the controller in the docs.
-	Title string `json:"title"`
-	// ServiceAnnotations are the Service annotations that name its
-	// BackendConfigs, in the order the controller reads them.
+// Serves says which objects a controller serves: an Ingress of its class
+// or with an annotation of its prefix; a Service of type LoadBalancer of
+// its loadBalancerClass or with its type annotation.
+type Serves struct {
+	// Makes names the load balancer it makes, for the docs.
+	Makes            string          `json:"makes"`
+	Class            ValueFact       `json:"class"`
+	AnnotationPrefix *ValueFact      `json:"annotationPrefix,omitempty"`
+	TypeAnnotation   *AnnotationFact `json:"typeAnnotation,omitempty"`
+}
+
+// AttributeDelay is a delay read as an attribute of an annotation's
+// key=value list: the Ingress's (and its backend Services', which win)
+// and a Service's own, with its default.
+type AttributeDelay struct {
+	Ingress AnnotationFact `json:"ingress"`
+	Service AnnotationFact `json:"service"`
+	Delay   DelayFact      `json:"delay"`
+}
+
+// ReferenceDelay is a delay read in a field of an object a Service names
+// in an annotation.
+type ReferenceDelay struct {
 	ServiceAnnotations KeysFact `json:"serviceAnnotations"`
-	// BackendConfig is the kind that holds the draining timeout.
-	BackendConfig KindFact `json:"backendConfig"`
+	Object             KindFact `json:"object"`
 }
 
 // ValueFact is one value and where it was read.
@@ -89,6 +93,8 @@ type AnnotationFact struct {
 type KeysFact struct {
 	// Keys are the keys, in the order they are read.
 	Keys []string `json:"keys"`
+	// Format is how a value names objects (see namedObjects).
+	Format string `json:"format,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source"`
 }
@@ -161,21 +167,39 @@ func readLoadBalancers(data []byte) (LoadBalancerFacts, error) {
 
 // sourced are the source of every fact, by the fact's field.
 func (f LoadBalancerFacts) sourced() map[string]string {
-	return map[string]string{
-		"aws.ingressClass": f.AWS.IngressClass.Source, "aws.annotationPrefix": f.AWS.AnnotationPrefix.Source,
-		"aws.ingressAttributes": f.AWS.IngressAttributes.Source, "aws.serviceAttributes": f.AWS.ServiceAttributes.Source,
-		"aws.nlbClass": f.AWS.NLBClass.Source, "aws.nlbType": f.AWS.NLBType.Source,
-		"aws.deregistrationDelay": f.AWS.DeregistrationDelay.Source,
-		"gke.serviceAnnotations":  f.GKE.ServiceAnnotations.Source, "gke.backendConfig": f.GKE.BackendConfig.Source,
+	out := map[string]string{}
+	for i, c := range f.Controllers {
+		at := fmt.Sprintf("controllers[%d].", i)
+		for name, s := range map[string]*Serves{"ingress": c.Ingress, "service": c.Service} {
+			if s == nil {
+				continue
+			}
+			out[at+name+".class"] = s.Class.Source
+			if s.AnnotationPrefix != nil {
+				out[at+name+".annotationPrefix"] = s.AnnotationPrefix.Source
+			}
+			if s.TypeAnnotation != nil {
+				out[at+name+".typeAnnotation"] = s.TypeAnnotation.Source
+			}
+		}
+		if a := c.Attributes; a != nil {
+			out[at+"attributes.ingress"], out[at+"attributes.service"], out[at+"attributes.delay"] = a.Ingress.Source, a.Service.Source, a.Delay.Source
+		}
+		if r := c.Reference; r != nil {
+			out[at+"reference.serviceAnnotations"], out[at+"reference.object"] = r.ServiceAnnotations.Source, r.Object.Source
+		}
 	}
+	return out
 }
-
-// isNLBType reports whether a value of the NLB type annotation makes a
-// Service a Network Load Balancer.
-func (a AWSFacts) isNLBType(v string) bool { return slices.Contains(a.NLBType.Values, v) }
 
 // ReadKinds are the kinds of the load balancer objects the budget reads,
 // whatever their group.
 func ReadKinds() []string {
-	return []string{"Service", "Ingress", LoadBalancers().GKE.BackendConfig.Kind}
+	kinds := []string{"Service", "Ingress"}
+	for _, c := range LoadBalancers().Controllers {
+		if c.Reference != nil {
+			kinds = append(kinds, c.Reference.Object.Kind)
+		}
+	}
+	return kinds
 }

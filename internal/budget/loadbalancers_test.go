@@ -20,13 +20,25 @@ func TestLoadBalancerSources(t *testing.T) {
 			t.Errorf("%s has no source", field)
 		}
 	}
-	if f.AWS.DeregistrationDelay.Default != 300 || f.AWS.DeregistrationDelay.Attribute == "" || f.GKE.BackendConfig.Kind == "" {
+	attributes, references := 0, 0
+	for _, c := range f.Controllers {
+		if c.Name == "" || c.Title == "" || (c.Attributes == nil && c.Reference == nil) {
+			t.Errorf("controller %q: a name, a title and where its delay is read are required", c.Name)
+		}
+		if c.Attributes != nil && c.Attributes.Delay.Attribute != "" {
+			attributes++
+		}
+		if c.Reference != nil && c.Reference.Object.Kind != "" {
+			references++
+		}
+	}
+	if attributes == 0 || references == 0 {
 		t.Errorf("the catalog lacks its delays: %+v", f)
 	}
 	text := string(loadBalancersYAML)
 	for _, bad := range []struct{ name, from, to string }{
 		{"unknown source key", "source: elb ", "source: nowhere "},
-		{"unknown field", "  nlbClass:\n", "  bogus: 1\n  nlbClass:\n"},
+		{"unknown field", "  service:\n    makes: NLB\n", "  service:\n    bogus: 1\n    makes: NLB\n"},
 	} {
 		if !strings.Contains(text, bad.from) {
 			t.Fatalf("%s: the catalog has no %q", bad.name, bad.from)

@@ -94,13 +94,31 @@ func vendorFacts() (exact map[string]bool, within []string) {
 			key(k)
 		}
 	}
-	lbs := budget.LoadBalancers()
-	for _, k := range []string{lbs.AWS.AnnotationPrefix.Value, lbs.AWS.IngressAttributes.Annotation, lbs.AWS.ServiceAttributes.Annotation,
-		lbs.AWS.NLBClass.Value, lbs.AWS.NLBType.Annotation, lbs.AWS.DeregistrationDelay.Attribute, lbs.GKE.BackendConfig.Group, lbs.GKE.BackendConfig.Field} {
-		key(k)
-	}
-	for _, k := range lbs.GKE.ServiceAnnotations.Keys {
-		key(k)
+	for _, c := range budget.LoadBalancers().Controllers {
+		for _, s := range []*budget.Serves{c.Ingress, c.Service} {
+			if s == nil {
+				continue
+			}
+			key(s.Class.Value)
+			if s.AnnotationPrefix != nil {
+				key(s.AnnotationPrefix.Value)
+			}
+			if s.TypeAnnotation != nil {
+				key(s.TypeAnnotation.Annotation)
+			}
+		}
+		if a := c.Attributes; a != nil {
+			key(a.Ingress.Annotation)
+			key(a.Service.Annotation)
+			key(a.Delay.Attribute)
+		}
+		if r := c.Reference; r != nil {
+			key(r.Object.Group)
+			key(r.Object.Field)
+			for _, k := range r.ServiceAnnotations.Keys {
+				key(k)
+			}
+		}
 	}
 	slices.Sort(within)
 	return exact, slices.Compact(within)

@@ -9,14 +9,14 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 )
 
-// IstioNativeStatus rewrites the annotation in which Istio's injector lists
+// RecordStatus rewrites the annotation in which Istio's injector lists
 // the containers it added (JSON: initContainers, containers, volumes,
 // imagePullSecrets, revision; the entry's injector.record), after the proxy
 // moved to initContainers as a native sidecar, as Istio's injector writes it
 // for one: the proxy leaves "containers" (null when empty) and follows the
 // mesh's own init containers in "initContainers". Every other key and the
 // key order are kept; a value that is not a JSON object is left alone.
-type IstioNativeStatus struct {
+type RecordStatus struct {
 	// Annotation is the record's key.
 	Annotation string
 	// Proxy is the proxy's container name.
@@ -27,14 +27,14 @@ type IstioNativeStatus struct {
 	Log *report.Log
 }
 
-var _ kio.Filter = IstioNativeStatus{}
+var _ kio.Filter = RecordStatus{}
 
 // Filter rewrites the annotation on each pod template metadata node.
-func (f IstioNativeStatus) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
+func (f RecordStatus) Filter(metas []*yaml.RNode) ([]*yaml.RNode, error) {
 	return kio.FilterAll(yaml.FilterFunc(f.filter)).Filter(metas)
 }
 
-func (f IstioNativeStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
+func (f RecordStatus) filter(meta *yaml.RNode) (*yaml.RNode, error) {
 	cur, ok := get(meta, f.Annotation)
 	if !ok {
 		return meta, nil
