@@ -47,6 +47,10 @@ type sidecarPlan struct {
 
 // plan is a workload's effective settings: the config with its annotations applied.
 type plan struct {
+	// assumedNamespace are the presets whose injector was found not to
+	// inject the pod against a Namespace the input does not have, taken
+	// as Kubernetes creates it.
+	assumedNamespace []string
 	mode       config.Mode
 	sidecars   []sidecarPlan
 	drainDelay time.Duration
@@ -120,7 +124,9 @@ func (t *Editor) newPlan(view *Pod) (plan, []error) {
 			}
 		}
 		if sc.FromCatalog && sp.recognisedBy == "" {
-			admitted(switches, ns, &sp)
+			if admitted(switches, ns, view.target(), &sp) {
+				p.assumedNamespace = append(p.assumedNamespace, pr.Name)
+			}
 		}
 		if sc.FromCatalog && p.has(sp.Name) {
 			continue // an entry earlier in start order recognised the container

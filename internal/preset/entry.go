@@ -294,6 +294,11 @@ type InjectorFacts struct {
 	Record *RecordFact `json:"record,omitempty"`
 	// Ordering says what the injector itself offers to start the sidecar first and stop it last.
 	Ordering string `json:"ordering,omitempty"`
+	// Webhooks are the webhooks of the injector's configuration as its
+	// chart renders them by default (see WebhookFact).
+	Webhooks []WebhookFact `json:"webhooks,omitempty"`
+	// Refuses are the pods its code leaves alone whatever the switches say.
+	Refuses []RefusalFact `json:"refuses,omitempty"`
 	// Source is "<source key> <path>", for ordering.
 	Source string `json:"source,omitempty"`
 }
