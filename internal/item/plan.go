@@ -51,9 +51,9 @@ type plan struct {
 	// inject the pod against a Namespace the input does not have, taken
 	// as Kubernetes creates it.
 	assumedNamespace []string
-	mode       config.Mode
-	sidecars   []sidecarPlan
-	drainDelay time.Duration
+	mode             config.Mode
+	sidecars         []sidecarPlan
+	drainDelay       time.Duration
 	// optedOut are the sidecars the workload's mesh annotations turn ordering
 	// (or, in native mode, native sidecars) off for.
 	optedOut []sidecarPlan
