@@ -147,12 +147,17 @@ func (t *Editor) edited(item *yaml.RNode, w *workload.Workload, ns Namespaces) R
 	if skip {
 		return Result{Node: item, Outcome: OutcomeSkipped}
 	}
-	view := t.readPod(w, meta, ns[w.Namespace])
+	nsMeta, nsKnown := ns[w.Namespace]
+	view := t.readPod(w, meta, nsMeta)
+	view.nsKnown = nsKnown
 	p, planErrs := t.newPlan(view)
 	if len(planErrs) > 0 {
 		return failed(item, asFindings(planErrs...))
 	}
 	res := Result{Node: item}
+	for _, name := range p.assumedNamespace {
+		res.Log.WarnShared(report.KindInput, report.At("metadata.namespace"), "%s: the input has no Namespace for the workload, so its injector's webhooks were read against one with no label but its name, as Kubernetes creates it: they do not select the pod, and no proxy is asked for", name)
+	}
 	// The comment at the end of the item stays at its end, whatever moves.
 	trailing := shapes.TakeTrailing(w.Node.YNode())
 	res.Log.PodSpec, res.Log.PodMeta = strings.Join(w.SpecPath, "."), strings.Join(w.TemplateMetaPath(), ".")

@@ -47,9 +47,13 @@ type sidecarPlan struct {
 
 // plan is a workload's effective settings: the config with its annotations applied.
 type plan struct {
-	mode       config.Mode
-	sidecars   []sidecarPlan
-	drainDelay time.Duration
+	// assumedNamespace are the presets whose injector was found not to
+	// inject the pod against a Namespace the input does not have, taken
+	// as Kubernetes creates it.
+	assumedNamespace []string
+	mode             config.Mode
+	sidecars         []sidecarPlan
+	drainDelay       time.Duration
 	// optedOut are the sidecars the workload's mesh annotations turn ordering
 	// (or, in native mode, native sidecars) off for.
 	optedOut []sidecarPlan
@@ -120,7 +124,9 @@ func (t *Editor) newPlan(view *Pod) (plan, []error) {
 			}
 		}
 		if sc.FromCatalog && sp.recognisedBy == "" {
-			admitted(switches, ns, &sp)
+			if admitted(switches, ns, view.target(), &sp) {
+				p.assumedNamespace = append(p.assumedNamespace, pr.Name)
+			}
 		}
 		if sc.FromCatalog && p.has(sp.Name) {
 			continue // an entry earlier in start order recognised the container

@@ -22,8 +22,20 @@ type Pod struct {
 	// containers are the init containers, then the containers.
 	containers []podContainer
 	*podMeta
-	// ns is the workload's Namespace, when the input has it.
-	ns preset.Meta
+	// ns is the workload's Namespace, when the input has it (nsKnown).
+	ns      preset.Meta
+	nsKnown bool
+}
+
+// target is where the pod is admitted, as injectors read it.
+func (p *Pod) target() preset.Target {
+	at := preset.Target{Namespace: p.w.Namespace, NamespaceKnown: p.nsKnown}
+	if p.spec != nil {
+		if v := p.spec.Field("hostNetwork"); v != nil && v.Value != nil {
+			at.HostNetwork = yaml.GetValue(v.Value) == "true"
+		}
+	}
+	return at
 }
 
 // reads counts the pods read (readPod) and the budget's reads of a pod

@@ -92,10 +92,17 @@ func recognise(pod []podContainer, entry int, sp *sidecarPlan) {
 // admitted marks a sidecar of the catalog that is not in the pod but whose
 // injector is switched on for the workload: it is injected at admission.
 // One whose injector reads annotations the function writes is annotated for.
-func admitted(pod preset.Pod, ns preset.Meta, sp *sidecarPlan) {
+// One whose injector would not see or would refuse the pod (its webhooks'
+// selectors, its code's refusals: preset.Injector.Injects) is not. It
+// reports whether that refusal was read against a Namespace the input
+// lacks, taken as Kubernetes creates it (its name label alone).
+func admitted(pod preset.Pod, ns preset.Meta, at preset.Target, sp *sidecarPlan) (assumed bool) {
 	s, onNamespace, ok := sp.preset.Admitted(pod, ns)
 	if !ok {
-		return
+		return false
+	}
+	if !sp.preset.Injector.Injects(pod, ns, at) {
+		return !at.NamespaceKnown && len(sp.preset.Injector.Webhooks) > 0
 	}
 	where := "the pod template"
 	if onNamespace {
@@ -106,6 +113,7 @@ func admitted(pod preset.Pod, ns preset.Meta, sp *sidecarPlan) {
 	if sp.preset.Annotates() {
 		sp.IfAbsent = config.IfAbsentAnnotate
 	}
+	return false
 }
 
 // recognised records, in the workload's log, each sidecar of the catalog

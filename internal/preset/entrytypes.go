@@ -35,6 +35,10 @@ type (
 	Word              = config.Word
 	AnnotatedArg      = config.AnnotatedArg
 	Dialect           = config.Dialect
+	WebhookFact       = config.WebhookFact
+	SelectorFact      = config.SelectorFact
+	ExpressionFact    = config.ExpressionFact
+	RefusalFact       = config.RefusalFact
 )
 
 // Dialects.

@@ -31,6 +31,10 @@ type Injector struct {
 	// Ordering says what the injector itself offers to start the sidecar
 	// first and stop it last.
 	Ordering string
+	// Webhooks are its webhook configuration's webhooks; Refuses the pods
+	// its code leaves alone (see Injects).
+	Webhooks []WebhookFact
+	Refuses  []RefusalFact
 }
 
 // Pod is what a preset reads of a workload.

@@ -72,6 +72,8 @@ func Of(e Entry) Preset {
 			Dialect:     inj.Annotate,
 			Annotations: inj.Annotations,
 			Ordering:    inj.Ordering,
+			Webhooks:    inj.Webhooks,
+			Refuses:     inj.Refuses,
 		}
 		if inj.Record != nil {
 			p.Injector.Record = inj.Record.Annotation

@@ -167,6 +167,13 @@ spec:
           source: acme webhook/inject.go
         record: {annotation: acme.dev/status, source: acme webhook/inject.go}
         ordering: acme.dev/hold holds the application until the proxy is ready
+        webhooks:
+        - name: inject.acme.dev
+          namespaceSelector: {matchLabels: {acme.dev/inject: enabled}, matchExpressions: [{key: acme.dev/webhooks, operator: NotIn, values: [disabled]}]}
+          objectSelector: {matchLabels: {app: x}, matchExpressions: [{key: acme.dev/inject, operator: In, values: ["true"]}]}
+          values: webhook.namespaceSelector
+          source: acme chart/webhook.yaml
+        refuses: [{hostNetwork: true, namespaces: [kube-system], says: the node's network, source: acme webhook/inject.go}]
         source: acme webhook/inject.go
       leaveAlone:
       - {label: acme.dev/control-plane, value: "*", says: acme's own control plane, source: acme deploy/control-plane.yaml}

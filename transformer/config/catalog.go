@@ -247,6 +247,18 @@ func (e CatalogEntry) Check() []error {
 		if a := inj.Annotations; a != nil && a.ExitDelay != nil && a.ExitDelay.Format != "" && a.ExitDelay.Format != formatDuration && a.ExitDelay.Format != formatSeconds {
 			add("injector.annotations.exitDelay.format", "%q is not %s or %s", a.ExitDelay.Format, formatDuration, formatSeconds)
 		}
+		for i, w := range inj.Webhooks {
+			for j, sel := range []*SelectorFact{w.NamespaceSelector, w.ObjectSelector} {
+				if sel == nil {
+					continue
+				}
+				for k, x := range sel.MatchExpressions {
+					if !slices.Contains([]string{"In", "NotIn", "Exists", "DoesNotExist"}, x.Operator) {
+						add(fmt.Sprintf("injector.webhooks[%d].%s.matchExpressions[%d].operator", i, [2]string{"namespaceSelector", "objectSelector"}[j], k), "%q is not In, NotIn, Exists or DoesNotExist", x.Operator)
+					}
+				}
+			}
+		}
 		if inj.Annotate != "" && !slices.Contains(dialects, inj.Annotate) {
 			add("injector.annotate", "%q is not one of %s", inj.Annotate, strings.Join(dialectNames(), ", "))
 		}

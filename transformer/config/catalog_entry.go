@@ -295,6 +295,11 @@ type InjectorFacts struct {
 	Record *RecordFact `json:"record,omitempty"`
 	// Ordering says what the injector itself offers to start the sidecar first and stop it last.
 	Ordering string `json:"ordering,omitempty"`
+	// Webhooks are the webhooks of the injector's configuration as its
+	// chart renders them by default (see WebhookFact).
+	Webhooks []WebhookFact `json:"webhooks,omitempty"`
+	// Refuses are the pods its code leaves alone whatever the switches say.
+	Refuses []RefusalFact `json:"refuses,omitempty"`
 	// Source is "<source key> <path>", for ordering.
 	Source string `json:"source,omitempty"`
 }
@@ -407,6 +412,55 @@ type Word struct {
 	// injection templates: "sidecar,spire" still injects the sidecar).
 	Unless []string `json:"unless,omitempty"`
 	// Says is what the word means, for the message that names it.
+	Says string `json:"says"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// WebhookFact is one webhook of an injector's MutatingWebhookConfiguration
+// as the vendor's chart renders it with default values: the injector sees
+// a pod only when its Namespace matches NamespaceSelector and its labels
+// match ObjectSelector (Kubernetes label selectors; a nil one matches all).
+// Any one of an injector's webhooks reaching the pod is enough.
+type WebhookFact struct {
+	// Name is the webhook's name in the configuration.
+	Name string `json:"name"`
+	// NamespaceSelector selects by the Namespace's labels.
+	NamespaceSelector *SelectorFact `json:"namespaceSelector,omitempty"`
+	// ObjectSelector selects by the pod's labels.
+	ObjectSelector *SelectorFact `json:"objectSelector,omitempty"`
+	// Values names the chart values that change the selectors.
+	Values string `json:"values,omitempty"`
+	// Source is "<source key> <path>".
+	Source string `json:"source,omitempty"`
+}
+
+// SelectorFact is a Kubernetes label selector.
+type SelectorFact struct {
+	// MatchLabels are labels that must have the given values.
+	MatchLabels map[string]string `json:"matchLabels,omitempty"`
+	// MatchExpressions are requirements, all of which must hold.
+	MatchExpressions []ExpressionFact `json:"matchExpressions,omitempty"`
+}
+
+// ExpressionFact is one requirement of a label selector.
+type ExpressionFact struct {
+	// Key is the label's key.
+	Key string `json:"key"`
+	// Operator is In, NotIn, Exists or DoesNotExist.
+	Operator string `json:"operator"`
+	// Values are the values In and NotIn compare with.
+	Values []string `json:"values,omitempty"`
+}
+
+// RefusalFact is a pod an injector's code leaves alone whatever its
+// switches and webhooks say.
+type RefusalFact struct {
+	// HostNetwork: the pod uses the node's network.
+	HostNetwork bool `json:"hostNetwork,omitempty"`
+	// Namespaces: the pod is in one of these Namespaces.
+	Namespaces []string `json:"namespaces,omitempty"`
+	// Says is why, for messages.
 	Says string `json:"says"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`

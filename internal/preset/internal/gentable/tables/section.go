@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
@@ -280,7 +281,51 @@ func injectorFacts(inj *preset.InjectorFacts) []fact {
 	if inj.Ordering != "" {
 		list = append(list, fact{"what its injector offers to order it: " + inj.Ordering, inj.Source})
 	}
+	for _, w := range inj.Webhooks {
+		text := "its webhook " + code(w.Name) + " sees a pod whose Namespace matches " + selectorText(w.NamespaceSelector) + " and whose labels match " + selectorText(w.ObjectSelector)
+		if w.Values != "" {
+			text += "; chart values that change it: " + w.Values
+		}
+		list = append(list, fact{text, w.Source})
+	}
+	for _, r := range inj.Refuses {
+		var what []string
+		if r.HostNetwork {
+			what = append(what, "a pod with hostNetwork")
+		}
+		if len(r.Namespaces) > 0 {
+			what = append(what, "a pod in Namespace "+strings.Join(r.Namespaces, ", "))
+		}
+		list = append(list, fact{"its injector refuses " + strings.Join(what, " or ") + ", whatever the switches say: " + r.Says, r.Source})
+	}
 	return list
+}
+
+// selectorText writes a label selector as its requirements.
+func selectorText(s *preset.SelectorFact) string {
+	if s == nil {
+		return "anything"
+	}
+	var reqs []string
+	keys := make([]string, 0, len(s.MatchLabels))
+	for k := range s.MatchLabels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		reqs = append(reqs, code(k+"="+s.MatchLabels[k]))
+	}
+	for _, e := range s.MatchExpressions {
+		r := e.Key + " " + e.Operator
+		if len(e.Values) > 0 {
+			r += " (" + strings.Join(e.Values, ", ") + ")"
+		}
+		reqs = append(reqs, code(r))
+	}
+	if len(reqs) == 0 {
+		return "anything"
+	}
+	return strings.Join(reqs, ", ")
 }
 
 // nativeText describes the injector's native sidecar switch.

@@ -1,0 +1,89 @@
+package preset
+
+import "testing"
+
+// podMeta is a pod template's labels and annotations, read as a Pod.
+type podMeta = Meta
+
+// TestInjects: each injector of the catalog injects a pod as its chart's
+// webhooks and its code decide, the switches aside: the Namespace's and
+// the pod's labels through the selectors, the system Namespaces and
+// hostNetwork refused.
+func TestInjects(t *testing.T) {
+	type L = map[string]string
+	cases := []struct {
+		preset, name string
+		pod          L
+		ns           L
+		at           Target
+		want         bool
+	}{
+		{"istio", "pod label, unlabelled Namespace", L{"sidecar.istio.io/inject": "true"}, nil, Target{Namespace: "shop"}, true},
+		{"istio", "Namespace istio-injection", nil, L{"istio-injection": "enabled"}, Target{Namespace: "shop", NamespaceKnown: true}, true},
+		{"istio", "Namespace istio-injection, pod label false", L{"sidecar.istio.io/inject": "false"}, L{"istio-injection": "enabled"}, Target{Namespace: "shop", NamespaceKnown: true}, false},
+		{"istio", "Namespace istio-injection disabled, pod label true", L{"sidecar.istio.io/inject": "true"}, L{"istio-injection": "disabled"}, Target{Namespace: "shop", NamespaceKnown: true}, false},
+		{"istio", "Namespace default revision", nil, L{"istio.io/rev": "default"}, Target{Namespace: "shop", NamespaceKnown: true}, true},
+		{"istio", "Namespace of another revision", nil, L{"istio.io/rev": "canary"}, Target{Namespace: "shop", NamespaceKnown: true}, false},
+		{"istio", "pod label true and another revision", L{"sidecar.istio.io/inject": "true", "istio.io/rev": "canary"}, nil, Target{Namespace: "shop"}, false},
+		{"istio", "pod default revision label", L{"istio.io/rev": "default"}, nil, Target{Namespace: "shop"}, true},
+		{"istio", "no switch anywhere", nil, nil, Target{Namespace: "shop"}, false},
+		{"istio", "hostNetwork", L{"sidecar.istio.io/inject": "true"}, nil, Target{Namespace: "shop", HostNetwork: true}, false},
+		{"istio", "kube-system", nil, L{"istio-injection": "enabled"}, Target{Namespace: "kube-system", NamespaceKnown: true}, false},
+		{"istio", "kube-public", L{"sidecar.istio.io/inject": "true"}, nil, Target{Namespace: "kube-public"}, false},
+		{"linkerd", "unlabelled Namespace", nil, nil, Target{Namespace: "shop"}, true},
+		{"linkerd", "no Namespace name", nil, nil, Target{}, true},
+		{"linkerd", "webhooks disabled on the Namespace", nil, L{"config.linkerd.io/admission-webhooks": "disabled"}, Target{Namespace: "shop", NamespaceKnown: true}, false},
+		{"linkerd", "kube-system", nil, nil, Target{Namespace: "kube-system"}, false},
+		{"linkerd", "cert-manager", nil, nil, Target{Namespace: "cert-manager", NamespaceKnown: true}, false},
+		{"linkerd", "Namespace named otherwise by its label", nil, L{NamespaceNameLabel: "kube-system"}, Target{Namespace: "shop", NamespaceKnown: true}, false},
+		{"linkerd", "control plane pod", L{"linkerd.io/control-plane-component": "destination"}, nil, Target{Namespace: "linkerd"}, false},
+		{"linkerd", "CNI pod", L{"linkerd.io/cni-resource": "true"}, nil, Target{Namespace: "linkerd-cni"}, false},
+		{"linkerd", "hostNetwork", nil, nil, Target{Namespace: "shop", HostNetwork: true}, false},
+	}
+	for _, c := range cases {
+		p, ok := Lookup(c.preset)
+		if !ok || p.Injector == nil {
+			t.Fatalf("%s: no injector in the catalog", c.preset)
+		}
+		if got := p.Injector.Injects(podMeta{Labels: c.pod}, Meta{Labels: c.ns}, c.at); got != c.want {
+			t.Errorf("%s, %s: Injects = %v, want %v", c.preset, c.name, got, c.want)
+		}
+	}
+}
+
+// TestSelectorMatches: label selectors read as Kubernetes reads them.
+func TestSelectorMatches(t *testing.T) {
+	type L = map[string]string
+	sel := &SelectorFact{MatchLabels: L{"a": "1"}, MatchExpressions: []ExpressionFact{
+		{Key: "b", Operator: "In", Values: []string{"x", "y"}},
+		{Key: "c", Operator: "NotIn", Values: []string{"no"}},
+		{Key: "d", Operator: "Exists"},
+		{Key: "e", Operator: "DoesNotExist"},
+	}}
+	cases := []struct {
+		labels L
+		want   bool
+	}{
+		{L{"a": "1", "b": "x", "d": ""}, true},
+		{L{"a": "1", "b": "y", "c": "yes", "d": "v"}, true},
+		{L{"a": "2", "b": "x", "d": ""}, false},
+		{L{"b": "x", "d": ""}, false},
+		{L{"a": "1", "d": ""}, false},
+		{L{"a": "1", "b": "z", "d": ""}, false},
+		{L{"a": "1", "b": "x", "c": "no", "d": ""}, false},
+		{L{"a": "1", "b": "x"}, false},
+		{L{"a": "1", "b": "x", "d": "", "e": ""}, false},
+	}
+	for _, c := range cases {
+		if got := matches(sel, Meta{Labels: c.labels}.TemplateLabel); got != c.want {
+			t.Errorf("%v: matches = %v, want %v", c.labels, got, c.want)
+		}
+	}
+	var none *SelectorFact
+	if !matches(none, Meta{}.TemplateLabel) {
+		t.Error("a nil selector matches nothing, want everything")
+	}
+	if matches(&SelectorFact{MatchExpressions: []ExpressionFact{{Key: "a", Operator: "Bogus"}}}, Meta{}.TemplateLabel) {
+		t.Error("an unknown operator holds")
+	}
+}
