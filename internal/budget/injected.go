@@ -102,7 +102,7 @@ func formatWords(format string) string {
 // durationSeconds is a catalog duration in whole seconds; the catalog's
 // values are checked when it is read.
 func durationSeconds(v string) int64 {
-	d, _ := preset.ParseDelay(v)
+	d, _ := config.ParseExitDelay(v)
 	return config.Seconds(d)
 }
 

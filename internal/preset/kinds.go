@@ -1,10 +1,7 @@
 package preset
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
-	"time"
 )
 
 // all returns every preset in the start order an empty config applies them:
@@ -96,16 +93,4 @@ func switches(facts []SwitchFact) []Switch {
 		out = append(out, s)
 	}
 	return out
-}
-
-// ParseDelay reads an exit setting: a duration, or a bare number of seconds.
-func ParseDelay(v string) (time.Duration, error) {
-	if n, err := strconv.ParseUint(v, 10, 32); err == nil {
-		return time.Duration(n) * time.Second, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%q is not a duration (30s) or a number of seconds", v)
-	}
-	return d, nil
 }

@@ -221,13 +221,13 @@ func (e CatalogEntry) Check() []error {
 			if (d.Annotation == "") == (d.Env == "") {
 				add(field, "give exactly one of annotation and env")
 			}
-			if _, err := parseExitDelay(d.Default); d.Default != "" && err != nil {
+			if _, err := ParseExitDelay(d.Default); d.Default != "" && err != nil {
 				add(field+".default", "%v", err)
 			}
 			if d.Format != "" && d.Format != formatDuration && d.Format != formatSeconds && d.Format != formatBoolean {
 				add(field+".format", "%q is not %s, %s or %s", d.Format, formatDuration, formatSeconds, formatBoolean)
 			}
-			if _, err := parseExitDelay(d.Minimum); d.Minimum != "" && err != nil {
+			if _, err := ParseExitDelay(d.Minimum); d.Minimum != "" && err != nil {
 				add(field+".minimum", "%v", err)
 			}
 		}
@@ -462,9 +462,9 @@ func checkSince(add func(field, format string, args ...any), field, since string
 	}
 }
 
-// parseExitDelay reads an exit setting: a duration, or a bare number of
-// seconds.
-func parseExitDelay(v string) (time.Duration, error) {
+// ParseExitDelay reads a catalog entry's exit setting: a duration, or a
+// bare number of seconds.
+func ParseExitDelay(v string) (time.Duration, error) {
 	if n, err := strconv.ParseUint(v, 10, 32); err == nil {
 		return time.Duration(n) * time.Second, nil
 	}
