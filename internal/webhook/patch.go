@@ -126,6 +126,9 @@ func name(n *yaml.Node) string {
 
 // sameScalar compares two scalars as JSON values.
 func sameScalar(a, b *yaml.Node) bool {
+	if a.Value == b.Value && a.ShortTag() == b.ShortTag() {
+		return true
+	}
 	x, errA := yamlio.AppendJSON(nil, a)
 	y, errB := yamlio.AppendJSON(nil, b)
 	return errA == nil && errB == nil && string(x) == string(y)

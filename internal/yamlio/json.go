@@ -414,10 +414,18 @@ func appendJSONScalar(b []byte, n *yaml.Node) ([]byte, error) {
 	return appendJSONString(b, n.Value), nil
 }
 
-// appendJSONString appends s as a JSON string.
+// appendJSONString appends s as a JSON string: as it is between quotes
+// when nothing in it needs escaping, else as encoding/json escapes it.
 func appendJSONString(b []byte, s string) []byte {
-	text, _ := json.Marshal(s) // a string always marshals
-	return append(b, text...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			text, _ := json.Marshal(s) // a string always marshals
+			return append(b, text...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // DecodeJSON reads one JSON value into the node the YAML parser would make
