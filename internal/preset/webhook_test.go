@@ -49,6 +49,37 @@ func TestInjects(t *testing.T) {
 			t.Errorf("%s, %s: Injects = %v, want %v", c.preset, c.name, got, c.want)
 		}
 	}
+	// Refusals read on the pod's annotations and containers and on its
+	// Namespace's annotations: each case fails when its rule is taken out
+	// of the catalog.
+	in := func(ns string, c ...Container) Target { return Target{Namespace: ns, Containers: c} }
+	app := Container{Name: "app", Image: "shop/app:1"}
+	refusals := []struct {
+		preset, name string
+		pod, ns      Meta
+		at           Target
+		want         bool
+	}{
+		{preset: "linkerd", name: "an application alone", at: in("shop", app), want: true},
+		{preset: "linkerd", name: "linkerd-proxy there already", at: in("shop", app, Container{Name: "linkerd-proxy", Image: "x"})},
+		{preset: "linkerd", name: "istio-proxy there already", at: in("shop", app, Container{Name: "istio-proxy", Image: "x"})},
+		{preset: "linkerd", name: "a proxy image under another name", at: in("shop", app, Container{Name: "mesh", Image: "cr.l5d.io/linkerd/proxy:edge-26.8.3"})},
+		{preset: "linkerd", name: "Istio's proxy image", at: in("shop", app, Container{Name: "mesh", Image: "gcr.io/istio-release/proxyv2:1.30.3"})},
+		{preset: "linkerd", name: "linkerd-init there already", at: in("shop", app, Container{Name: "linkerd-init", Image: "x", Init: true})},
+		{preset: "linkerd", name: "istio-init there already", at: in("shop", app, Container{Name: "istio-init", Image: "x", Init: true})},
+		{preset: "linkerd", name: "proxy-init image in an init container", at: in("shop", app, Container{Name: "init", Image: "cr.l5d.io/linkerd/proxy-init:v2", Init: true})},
+		{preset: "linkerd", name: "Istio's proxy_init image in an init container", at: in("shop", app, Container{Name: "init", Image: "gcr.io/istio-release/proxy_init:1.5", Init: true})},
+		{preset: "linkerd", name: "linkerd-init as a regular container is no init", at: in("shop", app, Container{Name: "linkerd-init", Image: "x"}), want: true},
+		{preset: "linkerd", name: "inject annotation of no meaning on the pod", pod: Meta{Annotations: map[string]string{"linkerd.io/inject": "true"}}, at: in("shop", app)},
+		{preset: "linkerd", name: "inject annotation of no meaning on the Namespace", pod: Meta{Annotations: map[string]string{"linkerd.io/inject": "enabled"}}, ns: Meta{Annotations: map[string]string{"linkerd.io/inject": "on"}}, at: in("shop", app)},
+		{preset: "linkerd", name: "inject annotation ingress", pod: Meta{Annotations: map[string]string{"linkerd.io/inject": "ingress"}}, at: in("shop", app), want: true},
+	}
+	for _, c := range refusals {
+		p, _ := Lookup(c.preset)
+		if got := p.Injector.Injects(c.pod, c.ns, c.at); got != c.want {
+			t.Errorf("%s, %s: Injects = %v, want %v", c.preset, c.name, got, c.want)
+		}
+	}
 }
 
 // TestSelectorMatches: label selectors read as Kubernetes reads them.
