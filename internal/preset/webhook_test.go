@@ -49,10 +49,11 @@ func TestInjects(t *testing.T) {
 			t.Errorf("%s, %s: Injects = %v, want %v", c.preset, c.name, got, c.want)
 		}
 	}
-	// Refusals read on the pod's annotations and containers and on its
-	// Namespace's annotations: each case fails when its rule is taken out
-	// of the catalog.
+	// Refusals read on the pod's labels, annotations and containers and on
+	// its Namespace's annotations, and the webhooks of Kuma, Consul, Vault
+	// and Dapr: each case fails when its rule is taken out of the catalog.
 	in := func(ns string, c ...Container) Target { return Target{Namespace: ns, Containers: c} }
+	known := func(ns string, c ...Container) Target { return Target{Namespace: ns, NamespaceKnown: true, Containers: c} }
 	app := Container{Name: "app", Image: "shop/app:1"}
 	refusals := []struct {
 		preset, name string
@@ -73,6 +74,30 @@ func TestInjects(t *testing.T) {
 		{preset: "linkerd", name: "inject annotation of no meaning on the pod", pod: Meta{Annotations: map[string]string{"linkerd.io/inject": "true"}}, at: in("shop", app)},
 		{preset: "linkerd", name: "inject annotation of no meaning on the Namespace", pod: Meta{Annotations: map[string]string{"linkerd.io/inject": "enabled"}}, ns: Meta{Annotations: map[string]string{"linkerd.io/inject": "on"}}, at: in("shop", app)},
 		{preset: "linkerd", name: "inject annotation ingress", pod: Meta{Annotations: map[string]string{"linkerd.io/inject": "ingress"}}, at: in("shop", app), want: true},
+		{preset: "kuma", name: "pod label enabled, Namespace label disabled", pod: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, ns: Meta{Labels: L{"kuma.io/sidecar-injection": "disabled"}}, at: known("shop", app), want: true},
+		{preset: "kuma", name: "pod label true, Namespace label disabled", pod: Meta{Labels: L{"kuma.io/sidecar-injection": "true"}}, ns: Meta{Labels: L{"kuma.io/sidecar-injection": "disabled"}}, at: known("shop", app)},
+		{preset: "kuma", name: "pod label enabled, unlabelled Namespace", pod: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, at: known("shop", app)},
+		{preset: "kuma", name: "Namespace label true", ns: Meta{Labels: L{"kuma.io/sidecar-injection": "true"}}, at: known("shop", app), want: true},
+		{preset: "kuma", name: "Namespace label yes", ns: Meta{Labels: L{"kuma.io/sidecar-injection": "yes"}}, at: known("shop", app)},
+		{preset: "kuma", name: "the control plane's Namespace", ns: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, at: known("kuma-system", app)},
+		{preset: "kuma", name: "zone proxy in the control plane's Namespace", pod: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled", "kuma.io/mesh": "default", "k8s.kuma.io/zone-proxy-type": "ingress"}}, at: known("kuma-system", app), want: true},
+		{preset: "kuma", name: "kube-system", ns: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, at: known("kube-system", app)},
+		{preset: "kuma", name: "OpenShift build pod", pod: Meta{Labels: L{"openshift.io/build.name": "b-1"}}, ns: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, at: known("shop", app)},
+		{preset: "kuma", name: "OpenShift deployer pod", pod: Meta{Labels: L{"openshift.io/deployer-pod-for.name": "d-1"}}, ns: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, at: known("shop", app)},
+		{preset: "kuma", name: "kuma-sidecar there already", ns: Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, at: known("shop", app, Container{Name: "kuma-sidecar", Image: "x", Init: true})},
+		{preset: "consul", name: "an application", at: known("shop", app), want: true},
+		{preset: "consul", name: "kube-public", at: known("kube-public", app)},
+		{preset: "consul", name: "kube-system", at: known("kube-system", app)},
+		{preset: "consul", name: "gmp-system", at: known("gmp-system", app)},
+		{preset: "consul", name: "OpenShift monitoring Namespace", ns: Meta{Labels: L{"openshift.io/cluster-monitoring": "true"}}, at: known("mon", app)},
+		{preset: "consul", name: "Consul's own pod", pod: Meta{Labels: L{"app": "consul"}}, at: known("consul", app)},
+		{preset: "consul", name: "marked injected", pod: Meta{Annotations: L{"consul.hashicorp.com/connect-inject-status": "injected"}}, at: known("shop", app)},
+		{preset: "vault-agent", name: "an application in kube-system", at: known("kube-system", app), want: true},
+		{preset: "vault-agent", name: "the injector's own pod", pod: Meta{Labels: L{"app.kubernetes.io/name": "vault-agent-injector"}}, at: known("vault", app)},
+		{preset: "vault-agent", name: "marked injected", pod: Meta{Annotations: L{"vault.hashicorp.com/agent-inject-status": "injected"}}, at: known("shop", app)},
+		{preset: "vault-agent", name: "marked update", pod: Meta{Annotations: L{"vault.hashicorp.com/agent-inject-status": "update"}}, at: known("shop", app), want: true},
+		{preset: "dapr", name: "an application in kube-system", at: known("kube-system", app), want: true},
+		{preset: "dapr", name: "daprd there already", at: known("shop", app, Container{Name: "daprd", Image: "x"})},
 	}
 	for _, c := range refusals {
 		p, _ := Lookup(c.preset)
