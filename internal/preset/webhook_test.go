@@ -143,3 +143,38 @@ func TestSelectorMatches(t *testing.T) {
 		t.Error("an unknown operator holds")
 	}
 }
+
+// TestInjectorDecides: whether a pod gets its injector's sidecar, as the
+// injector decides it, its switches' precedence (pod over Namespace, label
+// over annotation) and its webhooks and refusals together.
+func TestInjectorDecides(t *testing.T) {
+	type L = map[string]string
+	cases := []struct {
+		preset, name string
+		pod, ns      Meta
+		want         bool
+	}{
+		{"istio", "label true over annotation false", Meta{Labels: L{"sidecar.istio.io/inject": "true"}, Annotations: L{"sidecar.istio.io/inject": "false"}}, Meta{}, true},
+		{"istio", "annotation false in an injected Namespace", Meta{Annotations: L{"sidecar.istio.io/inject": "false"}}, Meta{Labels: L{"istio-injection": "enabled"}}, false},
+		{"istio", "label of no meaning over annotation false in an injected Namespace", Meta{Labels: L{"sidecar.istio.io/inject": "maybe"}, Annotations: L{"sidecar.istio.io/inject": "false"}}, Meta{Labels: L{"istio-injection": "enabled"}}, true},
+		{"istio", "annotation true alone", Meta{Annotations: L{"sidecar.istio.io/inject": "true"}}, Meta{}, false},
+		{"linkerd", "pod enabled, Namespace disabled", Meta{Annotations: L{"linkerd.io/inject": "enabled"}}, Meta{Annotations: L{"linkerd.io/inject": "disabled"}}, true},
+		{"linkerd", "pod disabled, Namespace enabled", Meta{Annotations: L{"linkerd.io/inject": "disabled"}}, Meta{Annotations: L{"linkerd.io/inject": "enabled"}}, false},
+		{"kuma", "pod no, Namespace enabled", Meta{Labels: L{"kuma.io/sidecar-injection": "no"}}, Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, false},
+		{"kuma", "pod yes, Namespace enabled", Meta{Labels: L{"kuma.io/sidecar-injection": "yes"}}, Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, true},
+		{"kuma", "pod enabled, Namespace disabled", Meta{Labels: L{"kuma.io/sidecar-injection": "enabled"}}, Meta{Labels: L{"kuma.io/sidecar-injection": "disabled"}}, true},
+		{"kuma", "pod annotation enabled", Meta{Annotations: L{"kuma.io/sidecar-injection": "enabled"}}, Meta{Labels: L{"kuma.io/sidecar-injection": "disabled"}}, false},
+		{"consul", "annotation true", Meta{Annotations: L{"consul.hashicorp.com/connect-inject": "true"}}, Meta{}, true},
+		{"consul", "Namespace annotation true", Meta{}, Meta{Annotations: L{"consul.hashicorp.com/connect-inject": "true"}}, false},
+		{"vault-agent", "annotation true, injected already", Meta{Annotations: L{"vault.hashicorp.com/agent-inject": "true", "vault.hashicorp.com/agent-inject-status": "injected"}}, Meta{}, false},
+		{"dapr", "annotation true", Meta{Annotations: L{"dapr.io/enabled": "true"}}, Meta{}, true},
+	}
+	for _, c := range cases {
+		p, _ := Lookup(c.preset)
+		_, _, admitted := p.Admitted(c.pod, c.ns)
+		got := admitted && p.Injector.Injects(c.pod, c.ns, Target{Namespace: "shop", NamespaceKnown: true})
+		if got != c.want {
+			t.Errorf("%s, %s: injected = %v, want %v", c.preset, c.name, got, c.want)
+		}
+	}
+}
