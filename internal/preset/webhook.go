@@ -64,6 +64,27 @@ func (in *Injector) Injects(pod Pod, ns Meta, at Target) bool {
 	return false
 }
 
+// ByNamespace reports whether the injector's webhooks leave the pod out by
+// their namespace selectors alone: none of its refusals holds, and one of
+// its webhooks selects the pod's labels. A verdict on a Namespace the
+// input lacks rests then on what was assumed of it.
+func (in *Injector) ByNamespace(pod Pod, ns Meta, at Target) bool {
+	if in == nil || len(in.Webhooks) == 0 || in.Injects(pod, ns, at) {
+		return false
+	}
+	for _, r := range in.Refuses {
+		if refuses(r, pod, ns, at) {
+			return false
+		}
+	}
+	for _, w := range in.Webhooks {
+		if matches(w.ObjectSelector, pod.TemplateLabel) {
+			return true
+		}
+	}
+	return false
+}
+
 // matches reports whether labels, read by key, satisfy the selector s, as
 // Kubernetes reads one: every matchLabels pair and every expression holds.
 func matches(s *SelectorFact, label func(string) (string, bool)) bool {

@@ -53,7 +53,9 @@ func TestInjects(t *testing.T) {
 	// its Namespace's annotations, and the webhooks of Kuma, Consul, Vault
 	// and Dapr: each case fails when its rule is taken out of the catalog.
 	in := func(ns string, c ...Container) Target { return Target{Namespace: ns, Containers: c} }
-	known := func(ns string, c ...Container) Target { return Target{Namespace: ns, NamespaceKnown: true, Containers: c} }
+	known := func(ns string, c ...Container) Target {
+		return Target{Namespace: ns, NamespaceKnown: true, Containers: c}
+	}
 	app := Container{Name: "app", Image: "shop/app:1"}
 	refusals := []struct {
 		preset, name string
@@ -175,6 +177,33 @@ func TestInjectorDecides(t *testing.T) {
 		got := admitted && p.Injector.Injects(c.pod, c.ns, Target{Namespace: "shop", NamespaceKnown: true})
 		if got != c.want {
 			t.Errorf("%s, %s: injected = %v, want %v", c.preset, c.name, got, c.want)
+		}
+	}
+}
+
+// TestByNamespace: a pod the injector leaves out is left out by the
+// namespace selectors alone when no refusal holds and a webhook selects its
+// labels; then the verdict rests on what is known of the Namespace.
+func TestByNamespace(t *testing.T) {
+	type L = map[string]string
+	cases := []struct {
+		preset, name string
+		pod          L
+		at           Target
+		want         bool
+	}{
+		{"kuma", "pod label alone", L{"kuma.io/sidecar-injection": "enabled"}, Target{Namespace: "shop"}, true},
+		{"istio", "another revision", L{"istio.io/rev": "canary"}, Target{Namespace: "shop"}, true},
+		{"istio", "injected", L{"sidecar.istio.io/inject": "true"}, Target{Namespace: "shop"}, false},
+		{"istio", "hostNetwork", L{"sidecar.istio.io/inject": "true"}, Target{Namespace: "shop", HostNetwork: true}, false},
+		{"vault-agent", "the injector's own pod", L{"app.kubernetes.io/name": "vault-agent-injector"}, Target{Namespace: "vault"}, false},
+		{"linkerd", "kube-system", nil, Target{Namespace: "kube-system"}, true},
+		{"linkerd", "a control plane pod", L{"linkerd.io/control-plane-component": "identity"}, Target{Namespace: "linkerd"}, false},
+	}
+	for _, c := range cases {
+		p, _ := Lookup(c.preset)
+		if got := p.Injector.ByNamespace(Meta{Labels: c.pod}, Meta{}, c.at); got != c.want {
+			t.Errorf("%s, %s: ByNamespace = %v, want %v", c.preset, c.name, got, c.want)
 		}
 	}
 }
