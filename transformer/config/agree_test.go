@@ -177,7 +177,7 @@ spec:
         - {hostNetwork: true, namespaces: [kube-system], says: the node's network, source: acme webhook/inject.go}
         - {containers: [acme-proxy], images: ["acme/proxy:"], initContainers: [acme-init], initImages: ["acme/init:"], says: a proxy already there}
         - {labels: {acme.dev/build: "*"}, annotations: {acme.dev/status: injected}, says: built or injected already}
-        - {invalid: {annotation: acme.dev/inject, values: [enabled, disabled], namespace: true}, says: a value it does not accept}
+        - {invalid: {annotation: acme.dev/inject, values: [enabled, disabled], namespace: true}, namespaces: [acme-system], says: "a value it does not accept, or its own Namespace"}
         source: acme webhook/inject.go
       leaveAlone:
       - {label: acme.dev/control-plane, value: "*", says: acme's own control plane, source: acme deploy/control-plane.yaml}
