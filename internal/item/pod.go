@@ -35,6 +35,11 @@ func (p *Pod) target() preset.Target {
 			at.HostNetwork = yaml.GetValue(v.Value) == "true"
 		}
 	}
+	for _, c := range p.containers {
+		if c.named {
+			at.Containers = append(at.Containers, preset.Container{Name: c.name, Image: c.image, Init: !c.regular})
+		}
+	}
 	return at
 }
 
