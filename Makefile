@@ -47,7 +47,7 @@ SARIF_SCHEMA := $(BIN)/sarif-schema-2.1.0.json
 SARIF_SCHEMA_MODULE := github.com/owenrumney/go-sarif/v3@v3.3.1
 
 # Fuzz targets as package:Func; each runs for FUZZTIME.
-FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/yamlio/scan:FuzzScanAgreesWithParse ./internal/yamlio/scan:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./internal/cli:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamlio/emit:FuzzResultsText
+FUZZ_TARGETS ?= ./internal/driver:FuzzRun ./internal/yamlio/scan:FuzzScanAgreesWithParse ./internal/yamlio/scan:FuzzScanItemIsItemText ./internal/driver:FuzzStreamMatchesWholeList ./internal/driver:FuzzPlainStream ./internal/cli:FuzzStderr ./internal/podcheck:FuzzChecks ./internal/yamlio/emit:FuzzResultsText ./internal/webhook:FuzzWebhookHandler ./internal/yamlio:FuzzDecodeJSON
 FUZZTIME ?= 20s
 
 .PHONY: help build tools kustomize act mermaid chromium reports demo test verify e2e fuzz clean image image-test catalog-table
@@ -206,6 +206,8 @@ BENCH_SIZES ?= 1,50,1000,10000
 # mix); BENCH_TABLE= (empty) leaves them out, as CI's tiny run does.
 BENCH_TABLE ?= yes
 BENCHTIME ?= 1s
+# Reviews sent to the webhook and to the no-op webhook beside it.
+WEBHOOK_REVIEWS ?= 10000
 
 .PHONY: bench
 bench: build ## The performance table (docs/performance.md), the function against a kyaml identity round trip (BENCH_SIZES), the memory and collector tests, then the Go benchmarks
@@ -218,3 +220,4 @@ bench: build ## The performance table (docs/performance.md), the function agains
 	go run ./bench -function $(BIN)/sidecar-lifecycle -identity $(BIN)/kyaml-identity -sizes $(BENCH_SIZES)
 	$(TEST_ENV) go test -tags bench -count=1 -run '^(TestMemoryBoundedOnEveryForm|TestLargeWorkloadElided|TestFollowLiveHeap)$$' ./bench/ ./internal/cli/
 	go test ./internal/... ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)
+	go run ./bench/webhook -function $(BIN)/sidecar-lifecycle -reviews $(WEBHOOK_REVIEWS)

@@ -45,6 +45,9 @@ func Main() int {
 // run handles the flags, or runs the function from stdin to stdout, and
 // returns the exit code. Every warning and error goes to stderr as one line.
 func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
+	if len(list) > 0 && list[0] == "webhook" {
+		return runWebhook(list[1:], os.Getenv, os.Stderr)
+	}
 	a, err := parseArgs(list)
 	if err != nil {
 		stderr.fail(err.Error())

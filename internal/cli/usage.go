@@ -154,6 +154,14 @@ Usage:
   sidecar-lifecycle explain [--format text|markdown] [--config policy.yaml] [FILE|DIR ...]
       prints each workload's start-up order and shutdown timeline (below).
         sidecar-lifecycle explain --format markdown k8s/ >> "$GITHUB_STEP_SUMMARY"
+  sidecar-lifecycle webhook --cert-file tls.crt --key-file tls.key [--config policy.yaml]
+          [--listen :8443] [--metrics-listen :9090] [--validation-actions Warn|Deny|Audit]
+      serves the admission webhook: POST /mutate patches each admitted Pod
+      into what mutate writes for it, POST /validate gives its findings as
+      warnings (Deny refuses the pod, Audit adds audit annotations), GET
+      /healthz and /readyz on the same TLS port, /metrics on its own. Each
+      flag also as SIDECAR_LIFECYCLE_<FLAG> (SIDECAR_LIFECYCLE_CERT_FILE).
+      The Namespaces' switches come from the cluster it runs in.
   sidecar-lifecycle < resourcelist.yaml > out.yaml
   sidecar-lifecycle --help | --version
   sidecar-lifecycle --schema > sidecarlifecycle.schema.json   # JSON schema of the config

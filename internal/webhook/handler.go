@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
-	"gomodules.xyz/jsonpatch/v2"
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -224,10 +224,14 @@ func (h *Handler) review(ctx context.Context, path string, req *admissionv1.Admi
 // findings: the results that are warnings or errors.
 func (h *Handler) run(req *admissionv1.AdmissionRequest, mutate bool) ([]byte, []string, error) {
 	raw := req.Object.Raw
-	pod, err := yaml.ConvertJSONToYamlNode(string(raw))
+	node, err := yamlio.DecodeJSON(raw)
+	if err == nil && node.Kind != yaml.MappingNode {
+		err = errors.New("not a JSON object")
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("decoding the pod: %w", err)
 	}
+	pod := yaml.NewRNode(node)
 	if pod.GetNamespace() == "" && req.Namespace != "" {
 		// The API server fills metadata.namespace after admission; the
 		// engine reads it to find the Namespace's switches.
@@ -248,19 +252,11 @@ func (h *Handler) run(req *admissionv1.AdmissionRequest, mutate bool) ([]byte, [
 	if !changed {
 		return nil, findings, nil
 	}
-	out, err := patched.MarshalJSON()
-	if err != nil {
-		return nil, nil, fmt.Errorf("encoding the pod: %w", err)
-	}
-	ops, err := jsonpatch.CreatePatch(raw, out)
+	b, err := jsonPatch(pod.YNode(), patched.YNode())
 	if err != nil {
 		return nil, nil, fmt.Errorf("making the patch: %w", err)
 	}
-	if len(ops) == 0 {
-		return nil, findings, nil
-	}
-	b, err := json.Marshal(ops)
-	return b, findings, err
+	return b, findings, nil
 }
 
 // findingsOf are the results to show: warnings and errors, one line each.

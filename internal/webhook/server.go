@@ -39,6 +39,15 @@ type Options struct {
 	Registry                     *prometheus.Registry
 }
 
+// CheckAction refuses a validation action other than Warn, Deny or Audit.
+func CheckAction(action string) error {
+	switch action {
+	case ActionWarn, ActionDeny, ActionAudit:
+		return nil
+	}
+	return fmt.Errorf("--validation-actions: %q is not Warn, Deny or Audit", action)
+}
+
 // Run serves the webhook until ctx is done: it loads the config and the
 // certificate (an error if either does not load), watches both, and stops
 // gracefully, not ready first.
@@ -50,12 +59,11 @@ func Run(ctx context.Context, o Options) error {
 		o.Registry = prometheus.NewRegistry()
 		o.Registry.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	}
-	switch o.ValidationAction {
-	case "":
+	if o.ValidationAction == "" {
 		o.ValidationAction = ActionWarn
-	case ActionWarn, ActionDeny, ActionAudit:
-	default:
-		return fmt.Errorf("--validation-actions: %q is not Warn, Deny or Audit", o.ValidationAction)
+	}
+	if err := CheckAction(o.ValidationAction); err != nil {
+		return err
 	}
 	m := NewMetrics(o.Registry)
 	cfgs := &configFile{path: o.ConfigFile, log: o.Log, reloads: m.Reloads}

@@ -284,7 +284,7 @@ func (in *Input) Item(i int) ([]byte, error) {
 }
 
 // ParseItem reads and parses item i where it sits in the list (see
-// ParseItem, parseItemAfter and parseJSONItem). Text that does not parse
+// ParseItem, parseItemAfter and ParseJSON). Text that does not parse
 // alone is a *ParseError; any other error is the input's read error.
 func (in *Input) ParseItem(i int) (*yaml.RNode, error) {
 	text, err := in.Item(i)
@@ -303,7 +303,7 @@ func (in *Input) ParseItemText(i int, text []byte) (*yaml.RNode, error) {
 	)
 	switch first, last := in.Layout.Group(i); {
 	case in.Layout.JSON:
-		item, err = parseJSONItem(text)
+		item, err = ParseJSON(text)
 	case first < last:
 		item, err = in.parseGroup(first, last, i)
 	default:

@@ -3,8 +3,13 @@ package yamlio
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // looksJSON reports whether the input's first byte after a byte order mark
@@ -331,4 +336,241 @@ func (s *jsonSplitter) layout() (*Layout, string) {
 	skeleton = append(skeleton, s.prefix.Bytes()...)
 	skeleton = append(skeleton, s.suffix.Bytes()...)
 	return &Layout{Skeleton: skeleton, JSON: true, Marked: s.marked, items: s.items}, ""
+}
+
+// AppendJSON appends node as compact JSON: mappings, sequences and
+// aliases as they resolve, scalars as their YAML tags read.
+func AppendJSON(b []byte, n *yaml.Node) ([]byte, error) {
+	var err error
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) != 1 {
+			return nil, fmt.Errorf("a document with %d nodes", len(n.Content))
+		}
+		return AppendJSON(b, n.Content[0])
+	case yaml.AliasNode:
+		return AppendJSON(b, n.Alias)
+	case yaml.MappingNode:
+		b = append(b, '{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			key := n.Content[i]
+			if key.Kind == yaml.AliasNode {
+				key = key.Alias
+			}
+			if key.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("a key that is not a string cannot be written as JSON (line %d)", key.Line)
+			}
+			b = appendJSONString(b, key.Value)
+			b = append(b, ':')
+			if b, err = AppendJSON(b, n.Content[i+1]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case yaml.SequenceNode:
+		b = append(b, '[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = AppendJSON(b, c); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	return appendJSONScalar(b, n)
+}
+
+// appendJSONScalar appends a scalar as JSON: a null, a boolean or a number
+// as YAML resolves it, anything else as a string.
+func appendJSONScalar(b []byte, n *yaml.Node) ([]byte, error) {
+	switch n.ShortTag() {
+	case yaml.NodeTagNull:
+		return append(b, "null"...), nil
+	case yaml.NodeTagBool:
+		var v bool
+		if err := n.Decode(&v); err != nil {
+			return nil, err
+		}
+		return strconv.AppendBool(b, v), nil
+	case yaml.NodeTagInt, yaml.NodeTagFloat:
+		if v := n.Value; v != "" && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') && json.Valid([]byte(v)) {
+			return append(b, v...), nil // a JSON number already: as it was written
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err
+		}
+		text, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("the number %q cannot be written as JSON", n.Value)
+		}
+		return append(b, text...), nil
+	}
+	return appendJSONString(b, n.Value), nil
+}
+
+// appendJSONString appends s as a JSON string: as it is between quotes
+// when nothing in it needs escaping, else as encoding/json escapes it.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			text, _ := json.Marshal(s) // a string always marshals
+			return append(b, text...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// DecodeJSON reads one JSON value into the node the YAML parser would make
+// of it (flow mappings and sequences, scalars tagged as JSON types them),
+// without the YAML parser: the webhook's admitted objects are JSON.
+func DecodeJSON(text []byte) (*yaml.Node, error) {
+	r := &jsonReader{b: text}
+	n, err := r.value(0)
+	if err != nil {
+		return nil, err
+	}
+	if r.space(); r.i != len(r.b) {
+		return nil, r.fail("text after the value")
+	}
+	return n, nil
+}
+
+// maxJSONDepth bounds nesting, as encoding/json does.
+const maxJSONDepth = 10000
+
+// jsonReader reads JSON text from b at i.
+type jsonReader struct {
+	b []byte
+	i int
+}
+
+func (r *jsonReader) fail(what string) error { return fmt.Errorf("JSON: %s at offset %d", what, r.i) }
+
+func (r *jsonReader) space() {
+	for r.i < len(r.b) && (r.b[r.i] == ' ' || r.b[r.i] == '\t' || r.b[r.i] == '\n' || r.b[r.i] == '\r') {
+		r.i++
+	}
+}
+
+// value reads the value at i, depth levels down.
+func (r *jsonReader) value(depth int) (*yaml.Node, error) {
+	if depth > maxJSONDepth {
+		return nil, r.fail("nesting too deep")
+	}
+	r.space()
+	if r.i == len(r.b) {
+		return nil, r.fail("unexpected end")
+	}
+	switch c := r.b[r.i]; {
+	case c == '{' || c == '[':
+		return r.container(depth)
+	case c == '"':
+		s, err := r.string()
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s, Style: yaml.DoubleQuotedStyle}, err
+	case c == '-' || c >= '0' && c <= '9':
+		start := r.i
+		for r.i < len(r.b) && strings.IndexByte("+-.0123456789eE", r.b[r.i]) >= 0 {
+			r.i++
+		}
+		num := r.b[start:r.i]
+		if !json.Valid(num) {
+			return nil, r.fail("bad number")
+		}
+		tag := yaml.NodeTagInt
+		if bytes.ContainsAny(num, ".eE") {
+			tag = yaml.NodeTagFloat
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(num)}, nil
+	}
+	for _, lit := range []struct{ text, tag string }{{"true", yaml.NodeTagBool}, {"false", yaml.NodeTagBool}, {"null", yaml.NodeTagNull}} {
+		if bytes.HasPrefix(r.b[r.i:], []byte(lit.text)) {
+			r.i += len(lit.text)
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.text}, nil
+		}
+	}
+	return nil, r.fail("unexpected character")
+}
+
+// container reads an object or an array.
+func (r *jsonReader) container(depth int) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: yaml.NodeTagSeq, Style: yaml.FlowStyle}
+	end := byte(']')
+	if r.b[r.i] == '{' {
+		n.Kind, n.Tag, end = yaml.MappingNode, yaml.NodeTagMap, '}'
+	}
+	r.i++
+	for first := true; ; first = false {
+		r.space()
+		if r.i < len(r.b) && r.b[r.i] == end && first {
+			r.i++
+			return n, nil
+		}
+		if n.Kind == yaml.MappingNode {
+			if r.i == len(r.b) || r.b[r.i] != '"' {
+				return nil, r.fail("expected a key")
+			}
+			key, err := r.string()
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: key})
+			if r.space(); r.i == len(r.b) || r.b[r.i] != ':' {
+				return nil, r.fail("expected ':'")
+			}
+			r.i++
+		}
+		v, err := r.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, v)
+		r.space()
+		if r.i == len(r.b) {
+			return nil, r.fail("unexpected end")
+		}
+		switch r.b[r.i] {
+		case ',':
+			r.i++
+		case end:
+			r.i++
+			return n, nil
+		default:
+			return nil, r.fail("expected ',' or the container's end")
+		}
+	}
+}
+
+// string reads a quoted string; one with an escape, a control character
+// or bytes that are not UTF-8 is read by encoding/json.
+func (r *jsonReader) string() (string, error) {
+	start := r.i
+	plain := true
+	for r.i++; r.i < len(r.b) && r.b[r.i] != '"'; r.i++ {
+		if c := r.b[r.i]; c == '\\' {
+			plain = false
+			r.i++
+		} else if c < 0x20 || c >= 0x80 {
+			plain = false
+		}
+	}
+	if r.i >= len(r.b) {
+		return "", r.fail("unterminated string")
+	}
+	r.i++
+	if plain {
+		return string(r.b[start+1 : r.i-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(r.b[start:r.i], &s); err != nil {
+		return "", r.fail("bad string")
+	}
+	return s, nil
 }

@@ -96,9 +96,9 @@ func parseEntries(head string, text []byte, before, n int, follow follower, dash
 	return items, nil
 }
 
-// parseJSONItem parses the text of one item of a JSON ResourceList, as
-// Input.Item returns it: a JSON object, which is a YAML flow mapping.
-func parseJSONItem(text []byte) (*yaml.RNode, error) {
+// ParseJSON parses one JSON object, as the text of one item of a JSON
+// ResourceList or an admitted object: a YAML flow mapping.
+func ParseJSON(text []byte) (*yaml.RNode, error) {
 	doc, err := DecodeOne(bytes.NewReader(LF(text)))
 	if err != nil {
 		return nil, err
