@@ -68,9 +68,9 @@ after the injectors (configurations are called in name order). */}}
 
 {{/* Values the schema cannot check alone. */}}
 {{- define "slw.check" -}}
-{{- $need := add 5 .Values.webhook.timeoutSeconds 5 -}}
+{{- $need := add 5 .Values.webhook.timeoutSeconds 10 -}}
 {{- if lt (int .Values.terminationGracePeriodSeconds) (int $need) -}}
-{{- fail (printf "terminationGracePeriodSeconds %v is too short: the webhook is not ready for 5 s after SIGTERM, then finishes reviews of up to webhook.timeoutSeconds (%v s); give it at least %v" .Values.terminationGracePeriodSeconds .Values.webhook.timeoutSeconds $need) -}}
+{{- fail (printf "terminationGracePeriodSeconds %v is too short: the webhook is not ready for 5 s after SIGTERM, then finishes reviews of up to webhook.timeoutSeconds (%v s), and 10 s of margin: give it at least %v" .Values.terminationGracePeriodSeconds .Values.webhook.timeoutSeconds $need) -}}
 {{- end -}}
 {{- if and (eq .Values.tls.mode "cert-manager") .Values.tls.certManager.issuerRef (not .Values.tls.certManager.issuerRef.name) -}}
 {{- fail "tls.certManager.issuerRef needs a name" -}}
