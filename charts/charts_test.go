@@ -641,6 +641,10 @@ func TestCalledAfterTheInjectors(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no rendered injector webhook configurations")
 	}
+	// Vault's chart names its configuration <fullname>-agent-injector-cfg
+	// (hashicorp/vault-helm, templates/injector-mutating-webhook.yaml) and
+	// Dapr's dapr-sidecar-injector (dapr/dapr, charts/dapr/charts/
+	// dapr_sidecar_injector); "z-last" stands for any name under "zz-".
 	names := []string{"vault-agent-injector-cfg", "dapr-sidecar-injector", "z-last"}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -1029,4 +1033,86 @@ func admissionReview(t *testing.T, uid string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestChartReadme: the README's table of values names every value of
+// values.yaml (a row may name a whole map, as `resources`) and nothing
+// else, and its values file renders and carries a policy the function
+// loads.
+func TestChartReadme(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(chartDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "\n## Values\n")
+	if !ok {
+		t.Fatal("README.md has no Values section")
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	var named []string
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		for _, name := range strings.Split(cells[1], ",") {
+			named = append(named, strings.Trim(strings.TrimSpace(name), "`"))
+		}
+	}
+	values, err := yaml.ReadFile(filepath.Join(chartDir, "values.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range named {
+		if n, err := values.Pipe(yaml.Lookup(strings.Split(name, ".")...)); err != nil || n == nil {
+			t.Errorf("README.md names %q, which values.yaml does not have", name)
+		}
+	}
+	var leaves []string
+	var walk func(prefix string, n *yaml.RNode)
+	walk = func(prefix string, n *yaml.RNode) {
+		fields, err := n.Fields()
+		if n.YNode().Kind != yaml.MappingNode || err != nil || len(fields) == 0 {
+			leaves = append(leaves, prefix)
+			return
+		}
+		for _, f := range fields {
+			walk(strings.TrimPrefix(prefix+"."+f, "."), n.Field(f).Value)
+		}
+	}
+	walk("", values)
+	for _, leaf := range leaves {
+		covered := slices.ContainsFunc(named, func(name string) bool {
+			return leaf == name || strings.HasPrefix(leaf, name+".")
+		})
+		if !covered {
+			t.Errorf("README.md's Values table does not name %s", leaf)
+		}
+	}
+	if len(named) < 30 {
+		t.Errorf("read only %d names from the Values table: %v", len(named), named)
+	}
+
+	// The values file of the README.
+	_, block, _ := strings.Cut(string(readme), "```yaml\n# values-shop.yaml\n")
+	block, _, ok = strings.Cut(block, "```")
+	if !ok {
+		t.Fatal("README.md has no values-shop.yaml block")
+	}
+	file := filepath.Join(t.TempDir(), "values-shop.yaml")
+	if err := os.WriteFile(file, []byte(block), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := helms[1]
+	m := decode(t, render(t, helmTool(t, h.dir, h.version), "tls.mode=self-signed")) // the defaults' render
+	shop, stderr, err := runHelm(t, helmTool(t, h.dir, h.version), append(templateArgs(), "-f", file)...)
+	if err != nil {
+		t.Fatalf("helm template -f values-shop.yaml: %v\n%s", err, stderr)
+	}
+	ms := decode(t, shop)
+	policy := get[*corev1.ConfigMap](t, ms, "ConfigMap", policyMap).Data["policy.yaml"]
+	if policy == get[*corev1.ConfigMap](t, m, "ConfigMap", policyMap).Data["policy.yaml"] || !strings.Contains(policy, "mode: auto") {
+		t.Errorf("the README's policy is not in the ConfigMap:\n%s", policy)
+	}
+	checkValidate(t, ms)
 }
