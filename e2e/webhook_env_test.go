@@ -328,7 +328,7 @@ func (e *whEnv) registerMutating(t *testing.T, suffix string, hooks ...webhook) 
 	ignore, none, timeout := admissionregistrationv1.Ignore, admissionregistrationv1.SideEffectClassNone, int32(10)
 	cfg := admissionregistrationv1.MutatingWebhookConfiguration{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "MutatingWebhookConfiguration"},
-		ObjectMeta: metav1.ObjectMeta{Name: "wh-" + suite.runID + "-" + suffix, Labels: map[string]string{"app.kubernetes.io/managed-by": managedBy}},
+		ObjectMeta: metav1.ObjectMeta{Name: "wh-" + suite.runID + "-" + suffix, Labels: map[string]string{"app.kubernetes.io/managed-by": managedBy, whRunLabel: suite.runID}},
 	}
 	for _, h := range hooks {
 		policy := admissionregistrationv1.NeverReinvocationPolicy
@@ -352,7 +352,7 @@ func (e *whEnv) registerValidating(t *testing.T, suffix string, hooks ...webhook
 	ignore, none, timeout := admissionregistrationv1.Ignore, admissionregistrationv1.SideEffectClassNone, int32(10)
 	cfg := admissionregistrationv1.ValidatingWebhookConfiguration{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration"},
-		ObjectMeta: metav1.ObjectMeta{Name: "wh-" + suite.runID + "-" + suffix, Labels: map[string]string{"app.kubernetes.io/managed-by": managedBy}},
+		ObjectMeta: metav1.ObjectMeta{Name: "wh-" + suite.runID + "-" + suffix, Labels: map[string]string{"app.kubernetes.io/managed-by": managedBy, whRunLabel: suite.runID}},
 	}
 	for _, h := range hooks {
 		cfg.Webhooks = append(cfg.Webhooks, admissionregistrationv1.ValidatingWebhook{
