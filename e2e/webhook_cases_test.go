@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os/exec"
 	"regexp"
@@ -11,6 +12,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+)
+
+// The webhook's counts of /mutate's answers.
+const (
+	reviewsUnchanged = `sidecar_lifecycle_webhook_reviews_total{outcome="unchanged",path="/mutate"}`
+	reviewsPatched   = `sidecar_lifecycle_webhook_reviews_total{outcome="patched",path="/mutate"}`
 )
 
 // testWebhookVault: vault-agent, appended last by its injector, comes out
@@ -35,13 +42,55 @@ func testWebhookVault(t *testing.T, e *whEnv) {
 		t.Logf("vault-agent postStart %v, preStop %+v; grace %d", agent.Lifecycle.PostStart.Exec.Command, *agent.Lifecycle.PreStop, *out.Spec.TerminationGracePeriodSeconds)
 	}
 	sameSpec(t, "the admitted pod and mutate's output for the injected pod", admitted, e.mutated(t, roleMain, true, injected))
+	// Called before the injector, the webhook has nothing to do; the API
+	// server calls it again after the injector, and then it patches.
+	u0, p0 := e.main.metric(t, reviewsUnchanged), e.main.metric(t, reviewsPatched)
 	sameSpec(t, "the pod admitted with sidecar-lifecycle called before the injector (reinvocation) and after it", e.admit(t, roleReinvoke, pod), admitted)
+	if u, p := e.main.metric(t, reviewsUnchanged)-u0, e.main.metric(t, reviewsPatched)-p0; u != 1 || p != 1 {
+		t.Errorf("through reinvocation /mutate answered %v times unchanged and %v times patched, want 1 and 1", u, p)
+	}
 
 	started := time.Now()
 	running, side, app := e.runOnKubelet(t, roleMain, pod, "vault-agent")
 	sameSpec(t, "the created pod and the dry run", toMap(running), admitted)
 	checkStartedFirst(t, running, "vault-agent", side, app)
 	t.Logf("created to 5 requests: %s", time.Since(started).Round(100*time.Millisecond))
+	checkOutlives(t, e.ns(roleMain), running.Name, "vault-agent", 5*time.Second)
+}
+
+// checkOutlives deletes the running pod and asserts, from the containers'
+// logs, that every request the app sent while draining went through the
+// sidecar, which got SIGTERM at least hold after the app (its preStop) and
+// exited after it.
+func checkOutlives(t *testing.T, ns, name, sidecar string, hold time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	appLog, sideLog := followIn(ctx, ns, name, "app", time.Minute), followIn(ctx, ns, name, sidecar, time.Minute)
+	waitFor(t, time.Minute, "log streams", func() bool { return appLog.text() != "" && sideLog.text() != "" })
+	if _, _, err := whKubectl(nil, "delete", "pod", name, "-n", ns, "--wait=false"); err != nil {
+		t.Fatal(err)
+	}
+	appLog.wait(t, time.Minute)
+	sideLog.wait(t, time.Minute)
+	app, side := appLog.events(t), sideLog.events(t)
+	appTerm, appExit, sideTerm, sideExit := first(app, "sigterm"), first(app, "exit"), first(side, "sigterm"), first(side, "exit")
+	if appTerm == nil || appExit == nil || sideTerm == nil || sideExit == nil {
+		t.Fatalf("incomplete logs:\napp:\n%s%s:\n%s", describeEvents(app, 20), sidecar, describeEvents(side, 20))
+	}
+	_, after := requests(app, appTerm.Time)
+	ok, failed := tally(after)
+	if failed > 0 || ok == 0 {
+		t.Errorf("%d of %d requests during the app's drain failed; first: %s", failed, len(after), reason(firstFailure(after)))
+	}
+	if held := sideTerm.Time.Sub(appTerm.Time); held < hold {
+		t.Errorf("%s got SIGTERM %s after the app, want >= %s (its preStop)", sidecar, secs(held), hold)
+	}
+	if !sideExit.Time.After(appExit.Time) {
+		t.Errorf("%s exited %s before the app", sidecar, secs(appExit.Time.Sub(sideExit.Time)))
+	}
+	t.Logf("shutdown: %d drain requests ok; %s got SIGTERM %s after the app and exited %s after it",
+		ok, sidecar, secs(sideTerm.Time.Sub(appTerm.Time)), secs(sideExit.Time.Sub(appExit.Time)))
 }
 
 // testWebhookDapr: daprd, appended to initContainers as a native sidecar
@@ -72,9 +121,7 @@ func testWebhookDapr(t *testing.T, e *whEnv) {
 // container are admitted as they are stored without any webhook, and the
 // webhook counts them unchanged, not patched.
 func testWebhookNoPatch(t *testing.T, e *whEnv) {
-	const unchanged = `sidecar_lifecycle_webhook_reviews_total{outcome="unchanged",path="/mutate"}`
-	const patched = `sidecar_lifecycle_webhook_reviews_total{outcome="patched",path="/mutate"}`
-	u0, p0 := e.main.metric(t, unchanged), e.main.metric(t, patched)
+	u0, p0 := e.main.metric(t, reviewsUnchanged), e.main.metric(t, reviewsPatched)
 	skipped := whPod{name: "wh-skipped", runnable: true, annotations: map[string]string{
 		"vault.hashicorp.com/agent-inject": "false", "dapr.io/enabled": "false"}}
 	helper := corev1.Container{Name: "helper", Image: suite.appImage, ImagePullPolicy: corev1.PullNever}
@@ -88,7 +135,7 @@ func testWebhookNoPatch(t *testing.T, e *whEnv) {
 			t.Errorf("%s: the admitted spec differs from the stored one", p.name)
 		}
 	}
-	if u1, p1 := e.main.metric(t, unchanged), e.main.metric(t, patched); u1-u0 < 2 || p1 != p0 {
+	if u1, p1 := e.main.metric(t, reviewsUnchanged), e.main.metric(t, reviewsPatched); u1-u0 < 2 || p1 != p0 {
 		t.Errorf("/mutate counted %v unchanged and %v patched for the two pods, want >= 2 and 0", u1-u0, p1-p0)
 	}
 }
@@ -264,13 +311,12 @@ func testWebhookCertRotation(t *testing.T, e *whEnv) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	t.Logf("the new certificate was served %s after it was written", time.Since(rotated).Round(100*time.Millisecond))
-	const patched = `sidecar_lifecycle_webhook_reviews_total{outcome="patched",path="/mutate"}`
-	p0 := e.main.metric(t, patched)
+	p0 := e.main.metric(t, reviewsPatched)
 	out := typed(t, e.admit(t, roleMain, e.vaultPod("wh-rotated").manifest()))
 	if got := names(out.Spec.Containers); strings.Join(got, ",") != "vault-agent,app" {
 		t.Errorf("after the rotation the admitted containers are %v, want [vault-agent app]", got)
 	}
-	if p1 := e.main.metric(t, patched); p1 <= p0 {
+	if p1 := e.main.metric(t, reviewsPatched); p1 <= p0 {
 		t.Errorf("the webhook patched nothing after the rotation")
 	}
 }
