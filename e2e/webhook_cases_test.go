@@ -83,7 +83,9 @@ func checkOutlives(t *testing.T, ns, name, sidecar string, hold time.Duration) {
 	if failed > 0 || ok == 0 {
 		t.Errorf("%d of %d requests during the app's drain failed; first: %s", failed, len(after), reason(firstFailure(after)))
 	}
-	if held := sideTerm.Time.Sub(appTerm.Time); held < hold {
+	// The app logs its SIGTERM a little after the kubelet starts the
+	// sidecar's preStop: half a second of slack.
+	if held := sideTerm.Time.Sub(appTerm.Time); held < hold-500*time.Millisecond {
 		t.Errorf("%s got SIGTERM %s after the app, want >= %s (its preStop)", sidecar, secs(held), hold)
 	}
 	if !sideExit.Time.After(appExit.Time) {
@@ -115,6 +117,34 @@ func testWebhookDapr(t *testing.T, e *whEnv) {
 
 	running, side, app := e.runOnKubelet(t, roleMain, pod, "daprd")
 	checkStartedFirst(t, running, "daprd", side, app)
+}
+
+// testWebhookControls: the same pods admitted by the injectors alone, run
+// on the kubelet: the app starts before its sidecar is ready and its first
+// request fails, which the webhook's pods above do not.
+func testWebhookControls(t *testing.T, e *whEnv) {
+	for _, c := range []struct {
+		pod     map[string]any
+		sidecar string
+	}{{e.vaultPod("wh-vault").manifest(), "vault-agent"}, {e.daprPod("wh-dapr", true).manifest(), "daprd"}} {
+		t.Run("Webhook-control-"+c.sidecar, func(t *testing.T) {
+			running, side, app := e.runOnKubelet(t, roleInject, c.pod, c.sidecar)
+			ready, start := first(side, "ready"), first(app, "start")
+			before, _ := requests(app, time.Time{})
+			if ready == nil || start == nil || len(before) == 0 {
+				t.Fatalf("incomplete logs: %s", podSummary(running))
+			}
+			if !start.Time.Before(ready.Time) || before[0].Fields["result"] != "fail" {
+				t.Errorf("without the webhook the app started %s after %s was ready and its first request was %s: the control shows nothing",
+					secs(start.Time.Sub(ready.Time)), c.sidecar, before[0].Fields["result"])
+			}
+			t.Logf("control: the app started %s before %s was ready; first request %s (%s)",
+				secs(ready.Time.Sub(start.Time)), c.sidecar, before[0].Fields["result"], reason(&before[0]))
+			if _, _, err := whKubectl(nil, "delete", "pod", running.Name, "-n", e.ns(roleInject), "--grace-period=1", "--wait=true", "--timeout=60s"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }
 
 // testWebhookNoPatch: a pod the injectors skip and a pod with one

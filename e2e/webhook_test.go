@@ -122,6 +122,7 @@ func TestWebhook(t *testing.T) {
 	}{
 		{"WebhookVaultOrdered", testWebhookVault},
 		{"WebhookDaprNative", testWebhookDapr},
+		{"WebhookControls", testWebhookControls},
 		{"WebhookNoPatch", testWebhookNoPatch},
 		{"WebhookNamespaceFromInformer", testWebhookNamespace},
 		{"WebhookAgreesWithRenderTime", testWebhookRenderTime},
@@ -407,7 +408,7 @@ func (e *whEnv) waitRegistered(t *testing.T) {
 }
 
 // runOnKubelet creates the pod in the role's namespace, waits until its
-// app has sent requests, and returns the sidecar's and the app's events.
+// app has sent requests and its sidecar is ready, and returns the sidecar's and the app's events.
 func (e *whEnv) runOnKubelet(t *testing.T, role string, pod map[string]any, sidecar string) (*corev1.Pod, []eventlog.Event, []eventlog.Event) {
 	t.Helper()
 	ns := e.ns(role)
@@ -429,9 +430,8 @@ func (e *whEnv) runOnKubelet(t *testing.T, role string, pod map[string]any, side
 	}
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		app := logs("app")
-		if before, _ := requests(app, time.Time{}); len(before) >= 5 {
-			side := logs(sidecar)
+		app, side := logs("app"), logs(sidecar)
+		if before, _ := requests(app, time.Time{}); len(before) >= 5 && first(side, "ready") != nil {
 			out, _, err := whKubectl(nil, "get", "pod", "-n", ns, name, "-o", "json")
 			if err != nil {
 				t.Fatal(err)
@@ -444,7 +444,7 @@ func (e *whEnv) runOnKubelet(t *testing.T, role string, pod map[string]any, side
 		}
 		if time.Now().After(deadline) {
 			out, _, _ := whKubectl(nil, "get", "pod", "-n", ns, name, "-o", "yaml")
-			t.Fatalf("pod %s/%s: the app sent no 5 requests in 3 minutes:\n%s", ns, name, out)
+			t.Fatalf("pod %s/%s: no 5 requests from the app or no ready %s in 3 minutes:\n%s", ns, name, sidecar, out)
 		}
 		time.Sleep(time.Second)
 	}
