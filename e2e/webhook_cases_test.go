@@ -5,8 +5,12 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os/exec"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -388,4 +392,100 @@ func testWebhookFailOpen(t *testing.T, e *whEnv) {
 			t.Errorf("validate reports %s, which the webhook admitted as mutate writes it:\n%s", ok, out)
 		}
 	}
+}
+
+// testWebhookAdmissionLatency: 500 server-side dry-run creations of the
+// Vault pod through the stand-in injector and the webhook; the API
+// server's own apiserver_admission_webhook_admission_duration_seconds
+// gives each webhook's p99 (the upper bound of its bucket), the stand-in
+// injector's being the baseline of the same run.
+func testWebhookAdmissionLatency(t *testing.T, e *whEnv) {
+	const n = 500
+	hooks := []string{"mutate.sidecar-lifecycle.dev", "vault.stand-in-injector.e2e.sidecar-lifecycle.dev"}
+	before := admissionHistograms(t, hooks)
+	items := make([]any, n)
+	for i := range items {
+		items[i] = e.vaultPod(fmt.Sprintf("wh-latency-%d", i)).manifest()
+	}
+	data, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+	began := time.Now()
+	if _, _, err := whKubectl(data, "create", "--dry-run=server", "-n", e.ns(roleMain), "-o", "name", "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(began)
+	after := admissionHistograms(t, hooks)
+	var lines []string
+	for _, h := range hooks {
+		p99, count := after[h].minus(before[h]).quantile(0.99)
+		if count < n {
+			t.Fatalf("%s: the API server counted %d admissions, want %d", h, count, n)
+		}
+		lines = append(lines, fmt.Sprintf("%s: %d admissions, p99 <= %gs", h, count, p99))
+		if h == hooks[0] && p99 > 1 {
+			t.Errorf("%s: p99 %gs", h, p99)
+		}
+	}
+	t.Logf("%d dry-run creations in %s; %s", n, took.Round(time.Millisecond), strings.Join(lines, "; "))
+	save(t, e.dir, "admission-latency.txt", []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// histogram is a Prometheus histogram's cumulative bucket counts by upper bound.
+type histogram map[float64]float64
+
+func (h histogram) minus(o histogram) histogram {
+	d := histogram{}
+	for le, c := range h {
+		d[le] = c - o[le]
+	}
+	return d
+}
+
+// quantile is the upper bound of the bucket that holds the q quantile,
+// and the count of observations.
+func (h histogram) quantile(q float64) (float64, int) {
+	bounds := make([]float64, 0, len(h))
+	for le := range h {
+		bounds = append(bounds, le)
+	}
+	sort.Float64s(bounds)
+	total := h[math.Inf(1)]
+	for _, le := range bounds {
+		if h[le] >= q*total {
+			return le, int(total)
+		}
+	}
+	return math.Inf(1), int(total)
+}
+
+// admissionHistograms reads the API server's admission duration buckets
+// of the named mutating webhooks (CREATE, admit).
+func admissionHistograms(t *testing.T, names []string) map[string]histogram {
+	t.Helper()
+	out, _, err := whKubectl(nil, "get", "--raw", "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`^apiserver_admission_webhook_admission_duration_seconds_bucket\{(.*)\} (\S+)$`)
+	hs := map[string]histogram{}
+	for _, n := range names {
+		hs[n] = histogram{}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		m := re.FindStringSubmatch(line)
+		if m == nil || !strings.Contains(m[1], `operation="CREATE"`) || !strings.Contains(m[1], `type="admit"`) {
+			continue
+		}
+		for _, n := range names {
+			if !strings.Contains(m[1], `name="`+n+`"`) {
+				continue
+			}
+			le := regexp.MustCompile(`le="([^"]+)"`).FindStringSubmatch(m[1])
+			bound, err1 := strconv.ParseFloat(le[1], 64)
+			count, err2 := strconv.ParseFloat(m[2], 64)
+			if err1 == nil && err2 == nil {
+				hs[n][bound] += count
+			}
+		}
+	}
+	return hs
 }

@@ -35,6 +35,7 @@ spec:
   kubernetesVersion: "1.34"
   sidecars:
   - name: vault-agent
+    preset: vault-agent
     waitForReady:
       command: ["/stand-in-sidecar", "wait", "--port=${PORT}", "--timeout=2m"]
     waitBeforeExit: 5s
@@ -129,6 +130,7 @@ func TestWebhook(t *testing.T) {
 		{"WebhookValidateWarn", testWebhookWarn},
 		{"WebhookValidateDeny", testWebhookDeny},
 		{"WebhookCertificateRotation", testWebhookCertRotation},
+		{"WebhookAdmissionLatency", testWebhookAdmissionLatency},
 		{"WebhookFailOpen", testWebhookFailOpen}, // stops the main webhook: last
 	} {
 		t.Run(c.name, func(t *testing.T) {

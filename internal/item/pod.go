@@ -43,6 +43,16 @@ func (p *Pod) target() preset.Target {
 	return at
 }
 
+// has reports whether the pod has a container or init container named name.
+func (p *Pod) has(name string) bool {
+	for _, c := range p.containers {
+		if c.named && c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // reads counts the pods read (readPod) and the budget's reads of a pod
 // (readBudget): TestPodReadOnce holds them to one each per workload.
 var reads struct{ pods, budgets atomic.Int64 }

@@ -159,3 +159,34 @@ func refuses(r RefusalFact, pod Pod, ns Meta, at Target) bool {
 	}
 	return false
 }
+
+// WillNotInject reports whether the sidecar's injector certainly leaves
+// the pod without it, for a sidecar the config names rather than the
+// catalog: its code refuses the pod, no switch is set where the injector
+// reads one (on the pod, or on a Namespace the input holds), or one is and
+// its webhooks leave the pod out for a reason other than a Namespace the
+// input lacks.
+// Without an injector, or with a switch it may read on an unknown
+// Namespace, the config's word stands.
+func (p Preset) WillNotInject(pod Pod, ns Meta, at Target) bool {
+	if p.Injector == nil {
+		return false
+	}
+	for _, r := range p.Injector.Refuses {
+		if refuses(r, pod, ns, at) {
+			return true
+		}
+	}
+	if _, _, ok := p.Admitted(pod, ns); ok {
+		return !p.Injector.Injects(pod, ns, at) && (at.NamespaceKnown || !p.Injector.ByNamespace(pod, ns, at))
+	}
+	if at.NamespaceKnown {
+		return true
+	}
+	for _, s := range p.Injector.Enabled {
+		if s.Namespace {
+			return false
+		}
+	}
+	return true
+}
