@@ -41,8 +41,8 @@ spec:
 	}
 	for _, c := range []struct {
 		name, annotations, spec string
-		injected               []string
-		said                   string
+		injected                []string
+		said                    string
 	}{
 		{"no switch", "", "", []string{"linkerd"}, ""},
 		{"dapr", `dapr.io/enabled: "true"`, "", []string{"dapr", "linkerd"}, ""},
