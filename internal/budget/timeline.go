@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 )
 
 // Bar is a stretch of a pod's shutdown: a container's preStop, or a load
@@ -216,4 +218,23 @@ func startup(pod Pod) []Step {
 		}
 	}
 	return out
+}
+
+// Shutdown is what the pod's shutdown needs, as its timeline lays it
+// out: the end of every preStop and exit delay whose duration reads,
+// which a node deadline may cut.
+func (p Pod) Shutdown() deadline.Shutdown {
+	s := deadline.Shutdown{Grace: p.Grace}
+	for _, b := range NewTimeline("", p, nil).Bars {
+		if !b.Unknown && b.End > 0 {
+			s.Exits = append(s.Exits, deadline.Exit{Who: "the " + b.Label + " of " + b.Row, At: b.End})
+		}
+	}
+	for _, c := range p.Init {
+		s.Native = s.Native || c.Native
+	}
+	for _, in := range p.Injected {
+		s.Native = s.Native || in.Native
+	}
+	return s
 }
