@@ -2,6 +2,7 @@ package budget
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,6 +64,20 @@ type Timeline struct {
 	Marks []Mark
 	// Breaks says where the budget does not hold.
 	Breaks []string
+	// Nodes are the node deadlines that end the shutdown before the
+	// grace does, the shortest first (see AddNodeDeadlines).
+	Nodes []NodeDeadline
+}
+
+// NodeDeadline is a node deadline drawn on a timeline: where it holds,
+// when, and whether it cuts the shutdown; Tail is how long native
+// sidecars still running then get between SIGTERM and SIGKILL (0 when
+// the pod has none).
+type NodeDeadline struct {
+	Where string
+	At    int64
+	Cuts  bool
+	Tail  int64
 }
 
 // NewTimeline lays out a workload's shutdown: every container in
@@ -237,4 +252,36 @@ func (p Pod) Shutdown() deadline.Shutdown {
 		s.Native = s.Native || in.Native
 	}
 	return s
+}
+
+// AddNodeDeadlines draws the node deadlines that reach the pod (see
+// deadline.Reaching) on its timeline: a moment each, SIGKILL to every
+// container still running and, for native sidecars still running, SIGTERM
+// then SIGKILL after the sidecar tail (KEP-753); what ends after it is a
+// break.
+func (tl *Timeline) AddNodeDeadlines(pod Pod, sends []deadline.Exit, reaching []deadline.Cut) {
+	s := pod.Shutdown()
+	tail := deadline.Data().SidecarTail.Seconds
+	for _, r := range reaching {
+		nd := NodeDeadline{Where: r.Nodes(), At: r.Effective}
+		var cut []string
+		for _, e := range append(slices.Clone(s.Exits), sends...) {
+			if e.At > r.Effective {
+				cut = append(cut, fmt.Sprintf("%s (%ds)", e.Who, e.At))
+			}
+		}
+		nd.Cuts = len(cut) > 0
+		tl.Marks = append(tl.Marks, Mark{At: r.Effective, Breaks: nd.Cuts,
+			Text: fmt.Sprintf("node deadline of %s: %s (%ds): SIGKILL to every container still running", r.Nodes(), r.Deadline.Says, r.Deadline.Seconds)})
+		if s.Native {
+			nd.Tail = tail
+			tl.Marks = append(tl.Marks, Mark{At: r.Effective, Text: "node deadline: native sidecars still running get SIGTERM"},
+				Mark{At: r.Effective + tail, Text: fmt.Sprintf("node deadline: SIGKILL to the native sidecars still running, %ds after their SIGTERM", tail)})
+		}
+		if nd.Cuts {
+			tl.Breaks = append(tl.Breaks, fmt.Sprintf("the node deadline of %s (%ds) cuts %s", r.Nodes(), r.Effective, strings.Join(cut, ", ")))
+		}
+		tl.Nodes = append(tl.Nodes, nd)
+	}
+	sort.SliceStable(tl.Marks, func(i, j int) bool { return tl.Marks[i].At < tl.Marks[j].At })
 }

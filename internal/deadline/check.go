@@ -37,10 +37,10 @@ type Cut struct {
 	Tail bool
 }
 
-// Cuts are the deadlines of the classes the pod may land on that cut its
-// shutdown or a load balancer's sending (sends), one per deadline, the
-// shortest first. A class whose deadline the shutdown fits is not one.
-func Cuts(p Placement, s Shutdown, sends []Exit, classes []Class) []Cut {
+// Reaching are the deadlines of the classes the pod may land on that are
+// shorter than its grace, one per deadline (its classes together), the
+// shortest first: each ends the pod's shutdown early.
+func Reaching(p Placement, grace int64, classes []Class) []Cut {
 	var out []Cut
 	for _, c := range classes {
 		if !p.CanLand(c) {
@@ -50,23 +50,35 @@ func Cuts(p Placement, s Shutdown, sends []Exit, classes []Class) []Cut {
 		if p.Critical && c.Critical != nil {
 			d = *c.Critical
 		}
-		effective := min(s.Grace, d.Seconds)
+		if d.Seconds >= grace {
+			continue // the pod's own grace ends it first: the grace-period check says so
+		}
 		if i := slices.IndexFunc(out, func(x Cut) bool { return x.Deadline == d }); i >= 0 {
 			out[i].Classes = append(out[i].Classes, c)
 			continue
 		}
-		var cut []Exit
-		for _, e := range append(slices.Clone(s.Exits), sends...) {
-			if e.At > effective {
-				cut = append(cut, e)
-			}
-		}
-		if len(cut) == 0 || d.Seconds >= s.Grace {
-			continue // the pod's own grace cuts first: the grace-period check says so
-		}
-		out = append(out, Cut{Classes: []Class{c}, Deadline: d, Effective: effective, Cut: cut, Tail: s.Native})
+		out = append(out, Cut{Classes: []Class{c}, Deadline: d, Effective: d.Seconds})
 	}
 	slices.SortStableFunc(out, func(a, b Cut) int { return int(a.Effective - b.Effective) })
+	return out
+}
+
+// Cuts are the deadlines that reach the pod (Reaching) and cut its
+// shutdown or a load balancer's sending to it (sends): what ends after
+// the effective grace.
+func Cuts(p Placement, s Shutdown, sends []Exit, classes []Class) []Cut {
+	var out []Cut
+	for _, c := range Reaching(p, s.Grace, classes) {
+		for _, e := range append(slices.Clone(s.Exits), sends...) {
+			if e.At > c.Effective {
+				c.Cut = append(c.Cut, e)
+			}
+		}
+		if len(c.Cut) > 0 {
+			c.Tail = s.Native
+			out = append(out, c)
+		}
+	}
 	return out
 }
 
@@ -97,8 +109,17 @@ func (c Cut) Message() string {
 	return b.String()
 }
 
-// where says where the pod is held to the deadline: the classes and their nodes.
+// where says where the pod is held to the deadline.
 func (c Cut) where() string {
+	if c.Classes[0].Every {
+		return "on " + c.Nodes()
+	}
+	return "may land on " + c.Nodes()
+}
+
+// Nodes names the classes and their Nodes: "spot nodes (Node a, b)", or
+// "every node (graceful node shutdown)".
+func (c Cut) Nodes() string {
 	var names, nodes []string
 	for _, class := range c.Classes {
 		if !slices.Contains(names, class.Name) {
@@ -106,9 +127,9 @@ func (c Cut) where() string {
 		}
 		nodes = append(nodes, class.Nodes...)
 	}
-	s := "may land on " + strings.Join(names, " and ") + " nodes"
+	s := strings.Join(names, " and ") + " nodes"
 	if c.Classes[0].Every {
-		s = "on every node (" + strings.Join(names, " and ") + ")"
+		s = "every node (" + strings.Join(names, " and ") + ")"
 	}
 	switch {
 	case len(nodes) > 3:

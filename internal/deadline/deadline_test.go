@@ -133,8 +133,8 @@ spec:
 func TestReadAutoscaler(t *testing.T) {
 	for spec, want := range map[string]int64{
 		"{containers: [{name: ca, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.34.0, command: [./cluster-autoscaler, --max-graceful-termination-sec=45]}]}": 45,
-		"{containers: [{name: ca, image: registry.k8s.io/autoscaling/cluster-autoscaler@sha256:abc, args: [--max-graceful-termination-sec, \"90\"]}]}":               90,
-		"{containers: [{name: ca, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.34.0}]}":                                                                  600,
+		"{containers: [{name: ca, image: registry.k8s.io/autoscaling/cluster-autoscaler@sha256:abc, args: [--max-graceful-termination-sec, \"90\"]}]}":                  90,
+		"{containers: [{name: ca, image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.34.0}]}":                                                                     600,
 	} {
 		c, ok := ReadAutoscaler(parse(t, spec))
 		if !ok || c.Deadline.Seconds != want || !c.Every {
@@ -145,4 +145,3 @@ func TestReadAutoscaler(t *testing.T) {
 		t.Error("an application read as the cluster-autoscaler")
 	}
 }
-
