@@ -70,9 +70,9 @@ type Timeline struct {
 }
 
 // NodeDeadline is a node deadline drawn on a timeline: where it holds,
-// when, and whether it cuts the shutdown; Tail is how long native
-// sidecars still running then get between SIGTERM and SIGKILL (0 when
-// the pod has none).
+// when, and whether it cuts the shutdown; Tail is how long the containers
+// it cuts and the native sidecars still running then get between SIGTERM
+// and SIGKILL (0 when there are none).
 type NodeDeadline struct {
 	Where string
 	At    int64
@@ -255,10 +255,10 @@ func (p Pod) Shutdown() deadline.Shutdown {
 }
 
 // AddNodeDeadlines draws the node deadlines that reach the pod (see
-// deadline.Reaching) on its timeline: a moment each, SIGKILL to every
-// container still running and, for native sidecars still running, SIGTERM
-// then SIGKILL after the sidecar tail (KEP-753); what ends after it is a
-// break.
+// deadline.Reaching) on its timeline: where the grace then ends, every
+// container still in its preStop, and every native sidecar still running,
+// gets SIGTERM with kubelet's minimum grace (the sidecar tail, KEP-753),
+// then SIGKILL; what ends after the deadline is a break.
 func (tl *Timeline) AddNodeDeadlines(pod Pod, sends []deadline.Exit, reaching []deadline.Cut) {
 	s := pod.Shutdown()
 	tail := deadline.Data().SidecarTail.Seconds
@@ -272,11 +272,11 @@ func (tl *Timeline) AddNodeDeadlines(pod Pod, sends []deadline.Exit, reaching []
 		}
 		nd.Cuts = len(cut) > 0
 		tl.Marks = append(tl.Marks, Mark{At: r.Effective, Breaks: nd.Cuts,
-			Text: fmt.Sprintf("node deadline of %s: %s (%ds): SIGKILL to every container still running", r.Nodes(), r.Deadline.Says, r.Deadline.Seconds)})
-		if s.Native {
+			Text: fmt.Sprintf("node deadline of %s: %s (%ds): the grace ends", r.Nodes(), r.Deadline.Says, r.Deadline.Seconds)})
+		if nd.Cuts || s.Native {
 			nd.Tail = tail
-			tl.Marks = append(tl.Marks, Mark{At: r.Effective, Text: "node deadline: native sidecars still running get SIGTERM"},
-				Mark{At: r.Effective + tail, Text: fmt.Sprintf("node deadline: SIGKILL to the native sidecars still running, %ds after their SIGTERM", tail)})
+			tl.Marks = append(tl.Marks, Mark{At: r.Effective, Text: fmt.Sprintf("node deadline: every container still in its preStop, and every native sidecar still running, gets SIGTERM with kubelet's %ds minimum grace", tail)},
+				Mark{At: r.Effective + tail, Text: "node deadline: SIGKILL to every container still running"})
 		}
 		if nd.Cuts {
 			tl.Breaks = append(tl.Breaks, fmt.Sprintf("the node deadline of %s (%ds) cuts %s", r.Nodes(), r.Effective, strings.Join(cut, ", ")))

@@ -522,8 +522,8 @@ func TestNodeDeadlines(t *testing.T) {
 		out := render(t, rl, format)
 		web, batch, _ := strings.Cut(out, "Deployment shop/batch")
 		rs := rows(t, web, format == explain.Markdown)
-		if !has(rs, 60, true, "node deadline of Karpenter NodePool web nodes", "terminationGracePeriod", "SIGKILL") ||
-			!has(rs, 60, false, "native sidecars still running get SIGTERM") || !has(rs, 62, false, "SIGKILL to the native sidecars", "2s") {
+		if !has(rs, 60, true, "node deadline of Karpenter NodePool web nodes", "terminationGracePeriod", "the grace ends") ||
+			!has(rs, 60, false, "every native sidecar still running", "SIGTERM", "2s minimum grace") || !has(rs, 62, false, "node deadline: SIGKILL to every container still running") {
 			t.Errorf("%v: node deadline not on the timeline:\n%s", format, out)
 		}
 		if !strings.Contains(out, "the node deadline of Karpenter NodePool web nodes (60s) cuts the preStop of web (90s)") {
@@ -534,7 +534,7 @@ func TestNodeDeadlines(t *testing.T) {
 		}
 	}
 	chart := render(t, rl, explain.Markdown)
-	for _, line := range []string{"node deadline, Karpenter NodePool web nodes :crit, milestone, 60000, 60000", "sidecar tail 2s :crit, 60000, 62000"} {
+	for _, line := range []string{"node deadline, Karpenter NodePool web nodes :crit, milestone, 60000, 60000", "tail 2s :crit, 60000, 62000"} {
 		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
 			t.Errorf("chart lacks %q:\n%s", line, chart)
 		}

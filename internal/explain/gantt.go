@@ -13,7 +13,7 @@ import (
 // container and load balancer, a bar per preStop and per load balancer
 // that still sends (crit where the budget breaks), a milestone for a
 // preStop of unknown duration, for the grace deadline and for each node
-// deadline that reaches the pod, with the native sidecars' tail after it. The sections
+// deadline that reaches the pod, with the tail of kubelet's minimum grace after it. The sections
 // have short labels (chartRows), and the chart's label column is as wide
 // as the longest needs (leftPadding, in an init directive, which every
 // Mermaid since 8 reads, where front matter needs 10.5), so that no label
@@ -55,7 +55,7 @@ func gantt(b *strings.Builder, tl budget.Timeline, rows []chartRow) {
 		}
 		fmt.Fprintf(b, "    %s :%smilestone, %d, %d\n", mermaidText(cut("node deadline, "+n.Where, 2*maxLabel)), tags, millis(n.At), millis(n.At))
 		if n.Tail > 0 {
-			fmt.Fprintf(b, "    sidecar tail %ds :%s%d, %d\n", n.Tail, tags, millis(n.At), millis(n.At+n.Tail))
+			fmt.Fprintf(b, "    tail %ds :%s%d, %d\n", n.Tail, tags, millis(n.At), millis(n.At+n.Tail))
 		}
 	}
 	b.WriteString("```\n")
