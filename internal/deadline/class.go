@@ -197,12 +197,12 @@ func ReadNodePool(item *yaml.RNode) []Class {
 		spot = true
 	}
 	taints := readTaints(item, path(np.Taints)...)
-	name := "Karpenter NodePool " + item.GetName()
+	name := np.Title + " " + item.GetName()
 	var out []Class
 	if tgp := stringAt(item, path(np.TerminationGracePeriod)...); tgp != "" {
 		if d, err := config.ParseDuration(tgp); err == nil {
 			out = append(out, Class{Name: name, Labels: labels, Taints: taints,
-				Deadline: Deadline{Seconds: config.Seconds(d), Says: np.Says, Source: "spec.template.spec.terminationGracePeriod " + strconv.Quote(tgp) + " of " + name + "; " + sourceText(np.Source), Raise: np.Raise}})
+				Deadline: Deadline{Seconds: config.Seconds(d), Says: np.Says, Source: strings.ReplaceAll(np.TerminationGracePeriod, "/", ".") + " " + strconv.Quote(tgp) + " of " + name + "; " + sourceText(np.Source), Raise: np.Raise}})
 		}
 	}
 	if p, ok := facts.Provider(np.CapacityType.Provider); ok && spot {
@@ -243,7 +243,7 @@ func ReadAutoscaler(spec *yaml.RNode) (Class, bool) {
 				seconds, source = n, "--"+a.Flag+"="+v+"; "+sourceText(a.Source)
 			}
 		}
-		return Class{Name: "cluster-autoscaler scale-down", Every: true,
+		return Class{Name: a.Title, Every: true,
 			Deadline: Deadline{Seconds: seconds, Says: a.Says, Source: source, Raise: a.Raise}}, true
 	}
 	return Class{}, false

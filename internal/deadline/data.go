@@ -88,6 +88,7 @@ type TaintFacts struct {
 
 // NodePoolFacts say where a Karpenter NodePool holds what the budget reads.
 type NodePoolFacts struct {
+	Title                  string `json:"title"`
 	Group                  string `json:"group"`
 	Kind                   string `json:"kind"`
 	TerminationGracePeriod string `json:"terminationGracePeriod"`
@@ -107,6 +108,7 @@ type NodePoolFacts struct {
 
 // AutoscalerFacts say how the cluster-autoscaler is known and where its cap is.
 type AutoscalerFacts struct {
+	Title   string `json:"title"`
 	Image   string `json:"image"`
 	Flag    string `json:"flag"`
 	Default int64  `json:"default"`

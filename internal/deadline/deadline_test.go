@@ -145,3 +145,16 @@ func TestReadAutoscaler(t *testing.T) {
 		t.Error("an application read as the cluster-autoscaler")
 	}
 }
+
+// TestCheckConfig: a provider the data does not name is a config error
+// naming the field and the providers; a known one, or none, is not.
+func TestCheckConfig(t *testing.T) {
+	err := CheckConfig(config.Nodes{Classes: []config.NodeClass{{Name: "a", Provider: "aws-spot"}, {Name: "b", Provider: "gcp-spot"}}})
+	errs, ok := err.(config.Errors)
+	if !ok || len(errs) != 1 || errs[0].Path != "spec.nodes.classes[1].provider" || !strings.Contains(errs[0].Message, "aws-spot, gke-spot") {
+		t.Errorf("CheckConfig: %v", err)
+	}
+	if err := CheckConfig(config.Nodes{Classes: []config.NodeClass{{Name: "a", Deadline: config.NewDuration(30e9)}}}); err != nil {
+		t.Errorf("a class with a deadline: %v", err)
+	}
+}

@@ -50,8 +50,8 @@ func NodeDeadlines(f deadline.Facts) (string, error) {
 		row(code("provider: "+p.Name)+" ("+p.Title+")", strings.Join(labels, ", "), seconds, p.Deadline.Says, source)
 	}
 	for _, r := range []struct{ name, nodes, seconds, says, source string }{
-		{"Karpenter " + code(f.NodePool.Kind), "its template's labels, requirements and taints, " + code(f.NodePool.NodeLabel), code(strings.ReplaceAll(f.NodePool.TerminationGracePeriod, "/", ".")), f.NodePool.Says, f.NodePool.Source},
-		{"cluster-autoscaler", "every node it scales down", code("--"+f.Autoscaler.Flag) + fmt.Sprintf(", default %d", f.Autoscaler.Default), f.Autoscaler.Says, f.Autoscaler.Source},
+		{f.NodePool.Title + " (" + code(f.NodePool.Group+"/"+f.NodePool.Kind) + ")", "its template's labels, requirements and taints, " + code(f.NodePool.NodeLabel), code(strings.ReplaceAll(f.NodePool.TerminationGracePeriod, "/", ".")), f.NodePool.Says, f.NodePool.Source},
+		{f.Autoscaler.Title, "every node it scales down", code("--"+f.Autoscaler.Flag) + fmt.Sprintf(", default %d", f.Autoscaler.Default), f.Autoscaler.Says, f.Autoscaler.Source},
 		{"graceful node shutdown", "every node", code("spec.nodes.shutdown"), f.NodeShutdown.Says, f.NodeShutdown.Source},
 		{"sidecar tail (KEP-753)", "every node", fmt.Sprint(f.SidecarTail.Seconds), f.SidecarTail.Says, f.SidecarTail.Source},
 	} {
