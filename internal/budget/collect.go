@@ -45,6 +45,9 @@ type Workload struct {
 	// shutdown needs, which node deadlines may cut.
 	Placement deadline.Placement
 	Shutdown  deadline.Shutdown
+	// GraceField is the path of its terminationGracePeriodSeconds, which
+	// a node deadline's finding names.
+	GraceField string
 }
 
 // Route is a load balancer that sends to a workload, and how long it keeps
@@ -309,7 +312,7 @@ func (c *Collector) deadlineResults(routes []Routed, action config.Action) fn.Re
 	var out fn.Results
 	for _, w := range c.workloads {
 		for _, cut := range deadline.Cuts(w.Placement, w.Shutdown, Sends(w, routes), c.classes) {
-			f := report.NewFinding(report.KindNodeDeadline, Severity(action), report.Field{}, "%s", cut.Message())
+			f := report.NewFinding(report.KindNodeDeadline, Severity(action), report.Field{Path: w.GraceField, Current: w.Shutdown.Grace}, "%s", cut.Message())
 			out = append(out, report.Result(f, w.Resource, w.File))
 		}
 	}

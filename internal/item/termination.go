@@ -2,6 +2,7 @@ package item
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -85,7 +86,8 @@ func workloadFact(w *workload.Workload, r budget.Ref, pod budget.Pod) budget.Fac
 	if meta, err := w.Meta(); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
-	f := budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars(), Shutdown: pod.Shutdown()}}
+	f := budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars(), Shutdown: pod.Shutdown(),
+		GraceField: strings.Join(append(slices.Clone(w.SpecPath), "terminationGracePeriodSeconds"), ".")}}
 	if spec, err := w.PodSpec(); err == nil && spec != nil && spec.YNode().Kind == yaml.MappingNode {
 		f.Workload.Placement = deadline.ReadPlacement(spec)
 		if c, ok := deadline.ReadAutoscaler(spec); ok {
