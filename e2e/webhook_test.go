@@ -62,7 +62,7 @@ func TestWebhook(t *testing.T) {
 	}
 	// daprd's public port (3501) serves on every address, as daprd's
 	// does: the kubelet probes it on the pod's (the node's) address.
-	e.sidecarPort, e.daprPort = suite.portBase+60, 3501
+	e.sidecarPort, e.daprPort = suite.portBase+64, 3501
 	e.newCA(t)
 	e.policy = save(t, e.dir, "policy.yaml", []byte(strings.ReplaceAll(whPolicy, "${PORT}", strconv.Itoa(e.sidecarPort))))
 

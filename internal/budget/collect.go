@@ -8,6 +8,7 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -22,6 +23,9 @@ type Fact struct {
 	Service *Service
 	// Referenced is an object whose field holds a Service's delay.
 	Referenced *Referenced
+	// Classes are node classes an item makes: a Karpenter NodePool's,
+	// or the cluster-autoscaler's (beside its Workload).
+	Classes []deadline.Class
 }
 
 // Workload is what the budget keeps of a workload, as the function writes it.
@@ -37,6 +41,13 @@ type Workload struct {
 	Drain Drain
 	// Sidecars are its sidecars in spec.containers (ordered mode).
 	Sidecars []string
+	// Placement is where its pods may land; Shutdown what their
+	// shutdown needs, which node deadlines may cut.
+	Placement deadline.Placement
+	Shutdown  deadline.Shutdown
+	// GraceField is the path of its terminationGracePeriodSeconds, which
+	// a node deadline's finding names.
+	GraceField string
 }
 
 // Route is a load balancer that sends to a workload, and how long it keeps
@@ -67,10 +78,20 @@ type Collector struct {
 	ingresses []*Ingress
 	services  []*Service
 	configs   map[[3]string]*Referenced
+	classes   []deadline.Class
 }
+
+// AddClasses keeps node classes: the config's, the input's Nodes'.
+func (c *Collector) AddClasses(classes ...deadline.Class) {
+	c.classes = append(c.classes, classes...)
+}
+
+// Classes are the node classes kept, in the order they were added.
+func (c *Collector) Classes() []deadline.Class { return c.classes }
 
 // Add keeps an item's fact.
 func (c *Collector) Add(f Fact) {
+	c.classes = append(c.classes, f.Classes...)
 	switch {
 	case f.Workload != nil:
 		if packed, ok := packLabels(f.Workload.Labels); ok {
@@ -272,9 +293,39 @@ func (c *Collector) Results(action config.Action) fn.Results {
 				w, u.Name, u.PreStop.Form, strings.Join(w.Sidecars, " and ")))
 		}
 	}
-	for _, r := range c.Routes() {
+	routes := c.Routes()
+	for _, r := range routes {
 		if res := r.check(action); res != nil {
 			out = append(out, res)
+		}
+	}
+	return append(out, c.deadlineResults(routes, action)...)
+}
+
+// deadlineResults are the node-deadline findings: for each workload, each
+// deadline of the node classes it may land on that cuts its shutdown or a
+// load balancer's sending to it.
+func (c *Collector) deadlineResults(routes []Routed, action config.Action) fn.Results {
+	if len(c.classes) == 0 {
+		return nil
+	}
+	var out fn.Results
+	for _, w := range c.workloads {
+		for _, cut := range deadline.Cuts(w.Placement, w.Shutdown, Sends(w, routes), c.classes) {
+			f := report.NewFinding(report.KindNodeDeadline, Severity(action), report.Field{Path: w.GraceField, Current: w.Shutdown.Grace}, "%s", cut.Message())
+			out = append(out, report.Result(f, w.Resource, w.File))
+		}
+	}
+	return out
+}
+
+// Sends are the moments the load balancers that route to the workload
+// stop sending to it.
+func Sends(w *Workload, routes []Routed) []deadline.Exit {
+	var out []deadline.Exit
+	for _, r := range routes {
+		if r.Workload == w && r.Problem == "" && r.Delay > 0 {
+			out = append(out, deadline.Exit{Who: r.Via + " stops sending (" + r.Source + ")", At: r.Delay})
 		}
 	}
 	return out

@@ -2,8 +2,11 @@ package budget
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 )
 
 // Bar is a stretch of a pod's shutdown: a container's preStop, or a load
@@ -61,6 +64,20 @@ type Timeline struct {
 	Marks []Mark
 	// Breaks says where the budget does not hold.
 	Breaks []string
+	// Nodes are the node deadlines that end the shutdown before the
+	// grace does, the shortest first (see AddNodeDeadlines).
+	Nodes []NodeDeadline
+}
+
+// NodeDeadline is a node deadline drawn on a timeline: where it holds,
+// when, and whether it cuts the shutdown; Tail is how long the containers
+// it cuts and the native sidecars still running then get between SIGTERM
+// and SIGKILL (0 when there are none).
+type NodeDeadline struct {
+	Where string
+	At    int64
+	Cuts  bool
+	Tail  int64
 }
 
 // NewTimeline lays out a workload's shutdown: every container in
@@ -216,4 +233,55 @@ func startup(pod Pod) []Step {
 		}
 	}
 	return out
+}
+
+// Shutdown is what the pod's shutdown needs, as its timeline lays it
+// out: the end of every preStop and exit delay whose duration reads,
+// which a node deadline may cut.
+func (p Pod) Shutdown() deadline.Shutdown {
+	s := deadline.Shutdown{Grace: p.Grace}
+	for _, b := range NewTimeline("", p, nil).Bars {
+		if !b.Unknown && b.End > 0 {
+			s.Exits = append(s.Exits, deadline.Exit{Who: "the " + b.Label + " of " + b.Row, At: b.End})
+		}
+	}
+	for _, c := range p.Init {
+		s.Native = s.Native || c.Native
+	}
+	for _, in := range p.Injected {
+		s.Native = s.Native || in.Native
+	}
+	return s
+}
+
+// AddNodeDeadlines draws the node deadlines that reach the pod (see
+// deadline.Reaching) on its timeline: where the grace then ends, every
+// container still in its preStop, and every native sidecar still running,
+// gets SIGTERM with kubelet's minimum grace (the sidecar tail, KEP-753),
+// then SIGKILL; what ends after the deadline is a break.
+func (tl *Timeline) AddNodeDeadlines(pod Pod, sends []deadline.Exit, reaching []deadline.Cut) {
+	s := pod.Shutdown()
+	tail := deadline.Data().SidecarTail.Seconds
+	for _, r := range reaching {
+		nd := NodeDeadline{Where: r.Nodes(), At: r.Effective}
+		var cut []string
+		for _, e := range append(slices.Clone(s.Exits), sends...) {
+			if e.At > r.Effective {
+				cut = append(cut, fmt.Sprintf("%s (%ds)", e.Who, e.At))
+			}
+		}
+		nd.Cuts = len(cut) > 0
+		tl.Marks = append(tl.Marks, Mark{At: r.Effective, Breaks: nd.Cuts,
+			Text: fmt.Sprintf("node deadline of %s: %s (%ds): the grace ends", r.Nodes(), r.Deadline.Says, r.Deadline.Seconds)})
+		if nd.Cuts || s.Native {
+			nd.Tail = tail
+			tl.Marks = append(tl.Marks, Mark{At: r.Effective, Text: fmt.Sprintf("node deadline: every container still in its preStop, and every native sidecar still running, gets SIGTERM with kubelet's %ds minimum grace", tail)},
+				Mark{At: r.Effective + tail, Text: "node deadline: SIGKILL to every container still running"})
+		}
+		if nd.Cuts {
+			tl.Breaks = append(tl.Breaks, fmt.Sprintf("the node deadline of %s (%ds) cuts %s", r.Nodes(), r.Effective, strings.Join(cut, ", ")))
+		}
+		tl.Nodes = append(tl.Nodes, nd)
+	}
+	sort.SliceStable(tl.Marks, func(i, j int) bool { return tl.Marks[i].At < tl.Marks[j].At })
 }

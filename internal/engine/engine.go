@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/item"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/kubelet"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/list"
@@ -77,8 +78,15 @@ func StartAs(cfgNode *yaml.RNode, action config.Action) *Engine {
 }
 
 // Start returns the Engine of one run with the Transformer's config.
+// The config's node classes are checked against the node deadline data
+// here, the one place every path starts a run.
 func (t *Transformer) Start() *Engine {
-	return &Engine{t: t, facts: item.Facts{Namespaces: item.Namespaces{}}}
+	if err := deadline.CheckConfig(t.Config.Spec.Nodes); err != nil {
+		return &Engine{cfgErr: err}
+	}
+	e := &Engine{t: t, facts: item.Facts{Namespaces: item.Namespaces{}}}
+	e.budget.AddClasses(deadline.FromConfig(t.Config.Spec.Nodes)...)
+	return e
 }
 
 // ConfigErr is the error of a functionConfig that did not load, or nil.
@@ -112,6 +120,9 @@ func (e *Engine) note(node *yaml.RNode) {
 		e.facts.Namespaces[node.GetName()] = preset.Meta{Labels: node.GetLabels(), Annotations: node.GetAnnotations()}
 	case kubelet.IsNode(node):
 		e.kubelets.note(node)
+		if c, ok := deadline.ReadNode(node); ok {
+			e.budget.AddClasses(c)
+		}
 	}
 }
 
@@ -348,6 +359,10 @@ func (e *Engine) Config() *config.SidecarLifecycle {
 // ReadPod reads the pod of an edit's workload as the termination budget
 // sees it (see item.Editor.ReadPod).
 func (e *Engine) ReadPod(ed Edit) (budget.Pod, bool) { return e.t.editor.ReadPod(ed) }
+
+// NodeClasses are the node classes the run knows: the config's, the
+// input's Nodes', NodePools' and cluster-autoscaler's.
+func (e *Engine) NodeClasses() []deadline.Class { return e.budget.Classes() }
 
 // Routes are the load balancers' routes to the workloads the run counted.
 func (e *Engine) Routes() []budget.Routed { return e.budget.Routes() }

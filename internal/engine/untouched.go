@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
@@ -17,6 +18,7 @@ var readKinds = sync.OnceValue(func() map[string]bool {
 	for _, k := range budget.ReadKinds() {
 		kinds[k] = true
 	}
+	kinds[deadline.Data().NodePool.Kind] = true
 	return kinds
 })
 

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
@@ -102,7 +103,8 @@ func (w *watch) explain(what string, err error) ([]Workload, error) {
 	}
 	cfg := w.e.Config()
 	routes := map[*budget.Workload][]budget.Route{}
-	for _, r := range w.e.Routes() {
+	all := w.e.Routes()
+	for _, r := range all {
 		routes[r.Workload] = append(routes[r.Workload], r.Route)
 	}
 	out := make([]Workload, 0, len(w.edits))
@@ -113,7 +115,11 @@ func (w *watch) explain(what string, err error) ([]Workload, error) {
 		}
 		node := ed.Node()
 		pod.Injected = injected(cfg, ed.TemplateMeta(), ed.Injected())
-		out = append(out, Workload{Timeline: budget.NewTimeline(ed.Fact.Workload.String(), pod, routes[ed.Fact.Workload]), Notes: nameNotes(node, pod), Errors: ed.Errors(),
+		tl := budget.NewTimeline(ed.Fact.Workload.String(), pod, routes[ed.Fact.Workload])
+		if classes := w.e.NodeClasses(); len(classes) > 0 {
+			tl.AddNodeDeadlines(pod, budget.Sends(ed.Fact.Workload, all), deadline.Reaching(ed.Fact.Workload.Placement, pod.Grace, classes))
+		}
+		out = append(out, Workload{Timeline: tl, Notes: nameNotes(node, pod), Errors: ed.Errors(),
 			CannotStart: cannotStart(cfg, ed.PodSpec(), pod)})
 	}
 	return out, nil

@@ -512,3 +512,35 @@ spec:
 		t.Errorf("the run reports the injected proxy's break: %v; the explanation: %v\n%s", runBreak, explained, out.String())
 	}
 }
+
+// TestNodeDeadlines: each node deadline that reaches a workload is a
+// moment of its shutdown (a break where it cuts a preStop), with the
+// native sidecars' 2 s tail after it, in text, Markdown and the Mermaid
+// chart; a workload the NodePool does not hold has none.
+func TestNodeDeadlines(t *testing.T) {
+	rl := golden(t, "deadline-karpenter")
+	for _, format := range []explain.Format{explain.Text, explain.Markdown} {
+		out := render(t, rl, format)
+		web, batch, _ := strings.Cut(out, "Deployment shop/batch")
+		rs := rows(t, web, format == explain.Markdown)
+		if !has(rs, 60, true, "node deadline of Karpenter NodePool web nodes", "terminationGracePeriod", "the grace ends") ||
+			!has(rs, 60, false, "every native sidecar still running", "SIGTERM", "2s minimum grace") || !has(rs, 62, false, "node deadline: SIGKILL to every container still running") {
+			t.Errorf("%v: node deadline not on the timeline:\n%s", format, out)
+		}
+		if !strings.Contains(out, "the node deadline of Karpenter NodePool web nodes (60s) cuts the preStop of web (90s)") {
+			t.Errorf("%v: the cut is not a break:\n%s", format, out)
+		}
+		if strings.Contains(batch, "node deadline") {
+			t.Errorf("%v: the batch workload, on another NodePool, is held to the deadline too:\n%s", format, batch)
+		}
+	}
+	chart := render(t, rl, explain.Markdown)
+	for _, line := range []string{"node deadline, Karpenter NodePool web nodes :crit, milestone, 60000, 60000", "tail 2s :crit, 60000, 62000"} {
+		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
+			t.Errorf("chart lacks %q:\n%s", line, chart)
+		}
+	}
+	if out := render(t, golden(t, "budget-native-grace"), explain.Text); strings.Contains(out, "node deadline") {
+		t.Errorf("a run with no node class draws a node deadline:\n%s", out)
+	}
+}

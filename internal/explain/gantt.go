@@ -12,7 +12,8 @@ import (
 // gantt writes the shutdown as a Mermaid gantt chart: a section per
 // container and load balancer, a bar per preStop and per load balancer
 // that still sends (crit where the budget breaks), a milestone for a
-// preStop of unknown duration and for the grace deadline. The sections
+// preStop of unknown duration, for the grace deadline and for each node
+// deadline that reaches the pod, with the tail of kubelet's minimum grace after it. The sections
 // have short labels (chartRows), and the chart's label column is as wide
 // as the longest needs (leftPadding, in an init directive, which every
 // Mermaid since 8 reads, where front matter needs 10.5), so that no label
@@ -45,13 +46,23 @@ func gantt(b *strings.Builder, tl budget.Timeline, rows []chartRow) {
 		}
 		fmt.Fprintf(b, "    %s %ds :%s%d, %d\n", mermaidText(bar.Label), bar.End-bar.Start, tags, millis(bar.Start), millis(bar.End))
 	}
-	fmt.Fprintf(b, "    section %s\n", deadline)
+	fmt.Fprintf(b, "    section %s\n", deadlineSection)
 	fmt.Fprintf(b, "    grace period ends :milestone, %d, %d\n", millis(tl.Grace), millis(tl.Grace))
+	for _, n := range tl.Nodes {
+		tags := ""
+		if n.Cuts {
+			tags = "crit, "
+		}
+		fmt.Fprintf(b, "    %s :%smilestone, %d, %d\n", mermaidText(cut("node deadline, "+n.Where, 2*maxLabel)), tags, millis(n.At), millis(n.At))
+		if n.Tail > 0 {
+			fmt.Fprintf(b, "    tail %ds :%s%d, %d\n", n.Tail, tags, millis(n.At), millis(n.At+n.Tail))
+		}
+	}
 	b.WriteString("```\n")
 }
 
-// deadline is the label of the grace deadline's section.
-const deadline = "deadline"
+// deadlineSection is the label of the grace deadline's section.
+const deadlineSection = "deadline"
 
 // maxLabel is the most characters a section label has.
 const maxLabel = 24
@@ -73,7 +84,7 @@ func (r chartRow) shortened() bool { return r.label != plain(r.name) }
 func chartRows(bars []budget.Bar) []chartRow {
 	var rows []chartRow
 	seen := map[string]bool{}
-	taken := map[string]bool{deadline: true}
+	taken := map[string]bool{deadlineSection: true}
 	balancers := 0
 	for _, bar := range bars {
 		if seen[bar.Row] {

@@ -2,12 +2,14 @@ package item
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/annotate"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
@@ -57,6 +59,9 @@ func (t *Editor) fact(node *yaml.RNode, w *workload.Workload, outcome Outcome, s
 	resRef, file := Ref(node)
 	r := budget.Ref{Resource: resRef, File: file}
 	if w == nil {
+		if deadline.IsNodePool(node) {
+			return budget.Fact{Classes: deadline.ReadNodePool(node)}
+		}
 		return budget.Observe(node, r)
 	}
 	if outcome == OutcomeSkipped || outcome == OutcomeFailed || !workload.Selected(w, t.Config.Spec.Targets) {
@@ -72,13 +77,24 @@ func (t *Editor) fact(node *yaml.RNode, w *workload.Workload, outcome Outcome, s
 	return workloadFact(w, r, readBudget(spec, sidecars))
 }
 
-// workloadFact is the fact of workload w, whose pod is read as pod.
+// workloadFact is the fact of workload w, whose pod is read as pod: its
+// drain and labels, where it may land and what its shutdown needs, and
+// the class of the nodes it scales down when it runs the
+// cluster-autoscaler.
 func workloadFact(w *workload.Workload, r budget.Ref, pod budget.Pod) budget.Fact {
 	var labels map[string]string
 	if meta, err := w.Meta(); err == nil && meta != nil {
 		labels = budget.Labels(meta)
 	}
-	return budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars()}}
+	f := budget.Fact{Workload: &budget.Workload{Ref: r, Labels: labels, Drain: pod.Drain(), Sidecars: pod.OrderedSidecars(), Shutdown: pod.Shutdown(),
+		GraceField: strings.Join(append(slices.Clone(w.SpecPath), "terminationGracePeriodSeconds"), ".")}}
+	if spec, err := w.PodSpec(); err == nil && spec != nil && spec.YNode().Kind == yaml.MappingNode {
+		f.Workload.Placement = deadline.ReadPlacement(spec)
+		if c, ok := deadline.ReadAutoscaler(spec); ok {
+			f.Classes = []deadline.Class{c}
+		}
+	}
+	return f
 }
 
 // ReadPod reads the pod of an edited workload item (Node) as the

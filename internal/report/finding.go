@@ -44,6 +44,10 @@ const (
 	// KindBudget is a break of the termination budget: a container or a
 	// load balancer that outlives what the pod's shutdown allows.
 	KindBudget Kind = "termination-budget"
+	// KindNodeDeadline is a node deadline (a spot notice, a NodePool's
+	// terminationGracePeriod, the autoscaler's cap, graceful node
+	// shutdown) that ends a pod's shutdown before it is done.
+	KindNodeDeadline Kind = "node-deadline"
 	// KindMeshAnnotation is a mesh annotation that works against the
 	// function's mode, or that it cannot read.
 	KindMeshAnnotation Kind = "mesh-annotation"
@@ -63,7 +67,7 @@ const (
 // them.
 func Kinds() []Kind {
 	return []Kind{KindEdit, KindRecognition, KindFieldValue, KindInput, KindPlacement, KindHook,
-		KindReadiness, KindGracePeriod, KindBudget, KindMeshAnnotation, KindConfig, KindKubelet, KindController, KindSummary}
+		KindReadiness, KindGracePeriod, KindBudget, KindNodeDeadline, KindMeshAnnotation, KindConfig, KindKubelet, KindController, KindSummary}
 }
 
 // Base is what a Field's path starts from.

@@ -12,6 +12,7 @@ var kindTexts = map[Kind][2]string{
 	KindReadiness:      {"A sidecar whose readiness cannot be waited for", "a sidecar whose readiness the function cannot wait for as asked: its health endpoints, probes and wait commands"},
 	KindGracePeriod:    {"A grace period that does not cover the sidecars' exit", "a grace period that does not cover the sidecars' exit, or that kubelet cannot count"},
 	KindBudget:         {"A break of the termination budget", "a break of the termination budget: a container or a load balancer that outlives what the pod's shutdown allows"},
+	KindNodeDeadline:   {"A node deadline that cuts a pod's shutdown", "a node deadline (a spot notice, a Karpenter NodePool's `terminationGracePeriod`, the cluster-autoscaler's `--max-graceful-termination-sec`, kubelet's graceful node shutdown) that ends the shutdown of a pod that may land on the node before its preStops, sidecars or load balancers are done"},
 	KindMeshAnnotation: {"A mesh annotation against the function's mode", "a mesh annotation that works against the function's mode, or that it cannot read"},
 	KindConfig:         {"A field of the functionConfig that is not valid", "a field of the functionConfig that is not valid"},
 	KindKubelet:        {"A field a kubelet of the input's Nodes does not serve", "a field a workload uses (or the function would write) that a kubelet of the input's Nodes does not serve, naming the Nodes; what the run read of the Nodes' kubelets (see [audits](configuration.md#kubernetesversion-and-the-nodes-kubelets))"},

@@ -66,6 +66,14 @@ spec:
   terminationGracePeriod: {policy: warn, margin: 10s}
   existingHooks: replace
   rolloutOnChange: true
+  nodes:
+    classes:
+    - name: spot
+      provider: aws-spot
+      labels: {karpenter.sh/capacity-type: spot}
+      taints: [{key: spot, value: "true", effect: NoSchedule}]
+      deadline: 90s
+    shutdown: {gracePeriod: 30s, criticalPodsGracePeriod: 10s}
   podSpecPaths:
   - {group: example.com, version: v1, kind: Widget, path: spec/pod}
   catalog:

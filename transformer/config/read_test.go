@@ -94,7 +94,7 @@ func TestReadErrors(t *testing.T) {
 		{"wrong type", head + "spec: {<<: {mode: 3}}\n",
 			Errors{{"spec.mode", "expected one of ordered, native, auto, found the integer 3"}}},
 		{"unknown field", head + "base: &b {mdoe: native}\nspec: {app: {drainDelay: 1s}, <<: *b}\n",
-			Errors{{"spec.mdoe", "unknown field: the fields here are action, app, catalog, existingHooks, kubernetesVersion, mode, podSpecPaths, rolloutOnChange, sidecars, targets, terminationGracePeriod"},
+			Errors{{"spec.mdoe", "unknown field: the fields here are action, app, catalog, existingHooks, kubernetesVersion, mode, nodes, podSpecPaths, rolloutOnChange, sidecars, targets, terminationGracePeriod"},
 				{"base", "unknown field: the fields here are apiVersion, kind, metadata, spec"}}},
 		{"not a mapping", head + "spec: {<<: [{mode: auto}, 5]}\n",
 			Errors{{"spec.<<", "expected a mapping or a list of mappings to merge, found the integer 5"}}},

@@ -154,6 +154,8 @@ type Spec struct {
 	PodSpecPaths []PodSpecPath `json:"podSpecPaths,omitempty"`
 	// Catalog says how the sidecars of the catalog are recognised, and adds entries of the config's own.
 	Catalog Catalog `json:"catalog,omitempty"`
+	// Nodes declares the nodes the workloads may run on and how long each gives a pod when it goes away, for inputs without Nodes.
+	Nodes Nodes `json:"nodes,omitempty"`
 
 	version Version
 }
@@ -293,6 +295,49 @@ type TerminationGracePeriod struct {
 	Policy GracePolicy `json:"policy,omitempty"`
 	// Margin is added to the longest preStop (default 10s).
 	Margin Duration `json:"margin,omitempty"`
+}
+
+// Nodes declares node classes and the kubelets' graceful node shutdown, which
+// bound the termination budget of the pods that may land on them.
+type Nodes struct {
+	// Classes are the kinds of nodes the workloads may run on; a pod is held to each class its nodeSelector, required node affinity and tolerations let it land on.
+	Classes []NodeClass `json:"classes,omitempty"`
+	// Shutdown is the kubelets' graceful node shutdown (shutdownGracePeriod and shutdownGracePeriodCriticalPods); off when unset.
+	Shutdown NodeShutdown `json:"shutdown,omitempty"`
+}
+
+// NodeClass is one kind of node: the labels and taints its nodes carry, and
+// the deadline it gives a pod when a node goes away.
+type NodeClass struct {
+	// Name names the class in findings.
+	Name string `json:"name"`
+	// Provider names a default of the function's node deadline data (such as aws-spot): its deadline, labels and taints.
+	Provider string `json:"provider,omitempty"`
+	// Labels are labels its nodes carry; a label the class does not list may be anything.
+	Labels map[string]string `json:"labels,omitempty"`
+	// Taints are taints its nodes carry.
+	Taints []Taint `json:"taints,omitempty"`
+	// Deadline is the longest a pod on it is given once its node goes away; it overrides the provider's.
+	Deadline Duration `json:"deadline,omitempty"`
+}
+
+// Taint is a node taint.
+type Taint struct {
+	// Key is the taint's key.
+	Key string `json:"key"`
+	// Value is the taint's value.
+	Value string `json:"value,omitempty"`
+	// Effect is NoSchedule, PreferNoSchedule or NoExecute.
+	Effect string `json:"effect"`
+}
+
+// NodeShutdown is the kubelet's graceful node shutdown, as its
+// configuration names it.
+type NodeShutdown struct {
+	// GracePeriod is shutdownGracePeriod: how long the node delays its shutdown.
+	GracePeriod Duration `json:"gracePeriod,omitempty"`
+	// CriticalPodsGracePeriod is shutdownGracePeriodCriticalPods: the part of gracePeriod kept for critical pods; regular pods get the rest.
+	CriticalPodsGracePeriod Duration `json:"criticalPodsGracePeriod,omitempty"`
 }
 
 // PodSpecPath names a workload kind and the slash-separated path of its pod spec.

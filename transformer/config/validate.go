@@ -70,7 +70,67 @@ func (c *SidecarLifecycle) Validate() error {
 			add(at, fmt.Sprintf("redefines the built-in kind %s (%s), whose pod spec is at %s: remove this entry", b.Kind, group, b.Path))
 		}
 	}
+	validateNodes(add, &s.Nodes)
 	return errs.orNil()
+}
+
+// validateNodes checks the node classes and the graceful node shutdown:
+// names given once, a deadline or a provider, taint effects kubelet knows.
+func validateNodes(add func(string, string), n *Nodes) {
+	names := map[string]int{}
+	for i := range n.Classes {
+		c := &n.Classes[i]
+		at := fmt.Sprintf("spec.nodes.classes[%d]", i)
+		if c.Name == "" {
+			add(at+".name", "is required")
+		} else if j, dup := names[c.Name]; dup {
+			add(at+".name", fmt.Sprintf("%q is already the name of spec.nodes.classes[%d]", c.Name, j))
+		}
+		names[c.Name] = i
+		if c.Provider != "" && !isKeyName(c.Provider) {
+			add(at+".provider", fmt.Sprintf("%q is not a provider name (lower-case letters, digits and dashes)", c.Provider))
+		}
+		parseDeadline(add, at+".deadline", &c.Deadline)
+		if !c.Deadline.IsSet() && c.Provider == "" {
+			add(at, "needs a deadline or a provider")
+		}
+		for k, t := range c.Taints {
+			if t.Key == "" {
+				add(fmt.Sprintf("%s.taints[%d].key", at, k), "is required")
+			}
+			oneOf(add, fmt.Sprintf("%s.taints[%d].effect", at, k), t.Effect, "NoSchedule", "PreferNoSchedule", "NoExecute")
+		}
+	}
+	parseDeadline(add, "spec.nodes.shutdown.gracePeriod", &n.Shutdown.GracePeriod)
+	parseDeadline(add, "spec.nodes.shutdown.criticalPodsGracePeriod", &n.Shutdown.CriticalPodsGracePeriod)
+}
+
+// parseDeadline parses a duration that is not negative, in place.
+func parseDeadline(add func(string, string), at string, d *Duration) {
+	if !d.IsSet() {
+		d.Value = 0
+		return
+	}
+	v, err := ParseDuration(d.Raw)
+	if err == nil && v < 0 {
+		err = fmt.Errorf("%q is negative", d.Raw)
+	}
+	if err != nil {
+		add(at, err.Error())
+		d.Value = 0
+		return
+	}
+	d.Value = v
+}
+
+// isKeyName reports whether s is lower-case letters, digits and dashes.
+func isKeyName(s string) bool {
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // validateEntries checks the config's own catalog entries: each as the

@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/deadline"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/kubelet"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
@@ -63,6 +64,7 @@ var pages = []struct {
 	{"docs/configuration.md", []block{
 		{DefaultsBegin, DefaultsEnd, func([]preset.Entry) (string, error) { return Defaults(preset.Names()) }},
 		{KubeletBegin, KubeletEnd, func([]preset.Entry) (string, error) { return Kubelets(kubelet.Catalog()) }},
+		{DeadlinesBegin, DeadlinesEnd, func([]preset.Entry) (string, error) { return NodeDeadlines(deadline.Data()) }},
 	}},
 }
 
