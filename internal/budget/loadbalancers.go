@@ -2,13 +2,11 @@ package budget
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
-	sigsjson "sigs.k8s.io/json"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/factdata"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
@@ -140,21 +138,9 @@ var LoadBalancers = sync.OnceValue(func() LoadBalancerFacts {
 // readLoadBalancers reads the catalog strictly: an unknown field, a key
 // given twice or a fact without a source of the catalog is an error.
 func readLoadBalancers(data []byte) (LoadBalancerFacts, error) {
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
-		return LoadBalancerFacts{}, err
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		return LoadBalancerFacts{}, err
-	}
 	var f LoadBalancerFacts
-	strict, err := sigsjson.UnmarshalStrict(js, &f)
-	if err != nil {
+	if err := factdata.Strict(data, &f); err != nil {
 		return LoadBalancerFacts{}, err
-	}
-	if len(strict) > 0 {
-		return LoadBalancerFacts{}, strict[0]
 	}
 	for field, source := range f.sourced() {
 		key, _, _ := strings.Cut(source, " ")

@@ -9,13 +9,11 @@ package deadline
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
-	sigsjson "sigs.k8s.io/json"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/factdata"
 )
 
 //go:embed nodedeadlines.yaml
@@ -157,21 +155,9 @@ func (f Facts) ProviderNames() []string {
 // readFacts reads the facts strictly: an unknown field or a fact whose
 // source is not a key of sources followed by where it was read is an error.
 func readFacts(data []byte) (Facts, error) {
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
-		return Facts{}, err
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		return Facts{}, err
-	}
 	var f Facts
-	strict, err := sigsjson.UnmarshalStrict(js, &f)
-	if err != nil {
+	if err := factdata.Strict(data, &f); err != nil {
 		return Facts{}, err
-	}
-	if len(strict) > 0 {
-		return Facts{}, strict[0]
 	}
 	for field, source := range f.sourced() {
 		for _, part := range strings.Split(source, "; ") {

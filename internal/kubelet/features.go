@@ -6,14 +6,12 @@ package kubelet
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
-	sigsjson "sigs.k8s.io/json"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/factdata"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 )
@@ -92,21 +90,9 @@ func ByID(id string) Feature {
 // readFacts reads the catalog strictly: an unknown field, a version that
 // is not 1.N, or a fact without a source of the catalog is an error.
 func readFacts(data []byte) (Facts, error) {
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
-		return Facts{}, err
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		return Facts{}, err
-	}
 	var f Facts
-	strict, err := sigsjson.UnmarshalStrict(js, &f)
-	if err != nil {
+	if err := factdata.Strict(data, &f); err != nil {
 		return Facts{}, err
-	}
-	if len(strict) > 0 {
-		return Facts{}, strict[0]
 	}
 	for _, ft := range f.Features {
 		for _, v := range []string{ft.Alpha, ft.OnByDefault, ft.GA} {
