@@ -294,7 +294,7 @@ release-test: release-tools act ## Rebuild the image to the same digest, push it
 RELEASE_PIN_FILES := metadata.yaml examples/container_test.go \
 	examples/kpt-image/payments/Kptfile examples/kpt-image/expected/payments/Kptfile \
 	examples/kpt-image/expected/results.yaml examples/kustomize-container/sidecar-lifecycle.yaml \
-	$(wildcard charts/sidecar-lifecycle-webhook/values.yaml)
+	$(wildcard charts/sidecar-lifecycle-webhook/values.yaml charts/charts_test.go)
 
 release-pin: ## Point the examples, metadata.yaml and the chart at IMAGE@DIGEST (DIGEST=sha256:..., default dist/image.digest)
 	cd release && go build -trimpath -o $(RELEASE_BIN)/ ./cmd/...
