@@ -28,9 +28,14 @@ import (
 )
 
 var (
-	root   = func() string { d, _ := filepath.Abs(".."); return d }()
-	dist   = filepath.Join(root, "dist")
-	tools  = filepath.Join(root, "bin", "release")
+	root  = func() string { d, _ := filepath.Abs(".."); return d }()
+	dist  = filepath.Join(root, "dist")
+	tools = func() string { // the Makefile's RELEASE_BIN
+		if d := os.Getenv("RELEASE_BIN"); d != "" {
+			return d
+		}
+		return filepath.Join(root, "bin", "release")
+	}()
 	module = "github.com/sidecar-lifecycle/sidecar-lifecycle"
 )
 
