@@ -196,12 +196,12 @@ clean: ## Remove bin/ (the binary and the installed tools)
 	rm -rf $(BIN)
 
 .PHONY: e2e-kube
-e2e-kube: build ## Run e2e/ on the cluster in KUBECONFIG (fails without one)
+e2e-kube: build ## Run e2e/ and charts/' API server test on the cluster in KUBECONFIG (fails without one)
 	@if [ -z "$$KUBECONFIG" ]; then \
 		echo "e2e-kube: KUBECONFIG is not set: point it at a test cluster, or run .ci/kube.sh, which starts one"; \
 		exit 1; \
 	fi
-	go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+	go test -tags e2e -count=1 -v -timeout 20m ./e2e/ ./charts/
 
 # Workload counts `make bench` generates lists of; CI can run a tiny one,
 # e.g. `make bench BENCH_SIZES=1,50 BENCHTIME=1x`.

@@ -28,16 +28,21 @@ import (
 // block is part of a file rather than a whole one: it is only parsed.
 const fragmentMarker = "<!-- fragment"
 
-// markdownFiles are the documentation pages the tests check: README.md
-// and every docs/*.md.
+// markdownFiles are the documentation pages the tests check: README.md,
+// every docs/*.md and each chart's README.md.
 func markdownFiles(t *testing.T) []string {
 	t.Helper()
 	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	charts, err := filepath.Glob(filepath.Join("charts", "*", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	slices.Sort(docs)
-	return append([]string{"README.md"}, docs...)
+	slices.Sort(charts)
+	return append(append([]string{"README.md"}, docs...), charts...)
 }
 
 // readFile reads a documentation page.

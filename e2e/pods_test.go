@@ -132,13 +132,18 @@ type follower struct {
 // follow starts streaming the container's log; it retries until the
 // container has started, for at most timeout.
 func follow(ctx context.Context, pod, container string, timeout time.Duration) *follower {
+	return followIn(ctx, suite.namespace, pod, container, timeout)
+}
+
+// followIn is follow for a pod in the namespace ns.
+func followIn(ctx context.Context, ns, pod, container string, timeout time.Duration) *follower {
 	f := &follower{container: container, done: make(chan struct{})}
 	go func() {
 		defer close(f.done)
 		deadline := time.Now().Add(timeout)
 		for {
 			var stderr bytes.Buffer
-			cmd := exec.CommandContext(ctx, suite.kubectl, "logs", "-f", pod, "-c", container, "-n", suite.namespace)
+			cmd := exec.CommandContext(ctx, suite.kubectl, "logs", "-f", pod, "-c", container, "-n", ns)
 			cmd.Stdout, cmd.Stderr = lockedWriter{f}, &stderr
 			err := cmd.Run()
 			if err == nil {

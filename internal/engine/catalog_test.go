@@ -17,11 +17,13 @@ import (
 // (Dapr's); one the function can ask for is annotated for (Kuma's
 // wait-for-dataplane-ready), and the info result says so.
 func TestAdmittedUnordered(t *testing.T) {
-	for _, tc := range []struct{ file, want, also, severity, mode string }{
-		{"../driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr), recognised by annotation dapr.io/enabled: "true" on the pod template (added at admission): the function cannot ask its injector to order it`, "", "warning", ""},
-		{"../driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr): its injector writes the native sidecar without a startupProbe`, "", "warning", "native"},
+	for _, tc := range []struct{ file, want, also, severity, mode, namespace string }{
+		{"../driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr), recognised by annotation dapr.io/enabled: "true" on the pod template (added at admission): the function cannot ask its injector to order it`, "", "warning", "", ""},
+		{"../driver/testdata/catalog/dapr/hellodapr-service.yaml", `daprd (dapr): its injector writes the native sidecar without a startupProbe`, "", "warning", "native", ""},
+		// Kuma's webhooks see the pod only in a Namespace with the label:
+		// the vendor's test admits it in one labelled disabled.
 		{"../driver/testdata/catalog/kuma/inject.10.input.yaml", `recognised kuma-sidecar (kuma) by label kuma.io/sidecar-injection: "enabled" on the pod template (added at admission); `,
-			`set annotation kuma.io/wait-for-dataplane-ready: "true"`, "info", ""},
+			`set annotation kuma.io/wait-for-dataplane-ready: "true"`, "info", "", "kuma.io/sidecar-injection: disabled"},
 	} {
 		f, err := os.Open(tc.file)
 		if err != nil {
@@ -31,6 +33,14 @@ func TestAdmittedUnordered(t *testing.T) {
 		f.Close()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tc.namespace != "" {
+			for _, item := range items {
+				if err := item.SetNamespace("mesh"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			items = append(items, krmtest.Parse(t, "apiVersion: v1\nkind: Namespace\nmetadata: {name: mesh, labels: {"+tc.namespace+"}}\n"))
 		}
 		cfg := ""
 		if tc.mode != "" {

@@ -424,7 +424,8 @@ func TestInjectedSwitches(t *testing.T) {
 	}{
 		{"linkerd on", "metadata: {annotations: {linkerd.io/inject: enabled}}", true},
 		{"istio label on", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}}", true},
-		{"istio turned off by annotation", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}, annotations: {sidecar.istio.io/inject: \"false\"}}", false},
+		{"istio label on wins over annotation off", "metadata: {labels: {sidecar.istio.io/inject: \"true\"}, annotations: {sidecar.istio.io/inject: \"false\"}}", true},
+		{"istio turned off by label", "metadata: {labels: {sidecar.istio.io/inject: \"false\"}, annotations: {sidecar.istio.io/inject: \"true\"}}", false},
 		{"no switch", "metadata: {labels: {app: web}}", false},
 		{"in the pod already", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: linkerd-proxy, image: p:1}, {name: app, image: a:1}]", false},
 		{"in the pod already, under another name", "metadata: {annotations: {linkerd.io/inject: enabled}}\n    spec:\n      containers: [{name: mesh, image: cr.l5d.io/linkerd/proxy:edge-26.8.3}, {name: app, image: a:1}]", false},

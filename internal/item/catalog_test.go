@@ -27,6 +27,9 @@ type expectation struct {
 		By     string `yaml:"by"`
 	} `yaml:"sidecars"`
 	Native bool `yaml:"native"`
+	// NamespaceLabels are the labels of the Namespace the vendor's test
+	// admits the workload in; without them the Namespace is not known.
+	NamespaceLabels map[string]string `yaml:"namespaceLabels"`
 	// Applications are the containers a preset recognises that are the
 	// pod's application, not a sidecar of it.
 	Applications []string `yaml:"applications"`
@@ -61,7 +64,9 @@ func TestCatalogCorpora(t *testing.T) {
 			if w == nil {
 				continue
 			}
-			p, errs := tr.newPlan(tr.readPod(w, readPodMeta(w), preset.Meta{}))
+			pod := tr.readPod(w, readPodMeta(w), preset.Meta{Labels: e.NamespaceLabels})
+			pod.nsKnown = e.NamespaceLabels != nil
+			p, errs := tr.newPlan(pod)
 			if len(errs) > 0 {
 				t.Errorf("%s %s/%s: %v", e.File, e.Kind, e.Name, errs)
 				continue

@@ -2,6 +2,7 @@ package item
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -45,12 +46,20 @@ func (t *Editor) orderedFilters(w *workload.Workload, spec *yaml.RNode, sidecars
 }
 
 // nativeFilters returns the native-mode edits for the sidecars found in
-// either container list.
+// either container list. The init containers that run before the sidecars
+// are every mesh's own and, as its injector places them, those of each
+// sidecar converted (Vault's vault-agent-init, which renders what the agent
+// reads): a sidecar a chart writes itself next to them keeps that order.
 func (t *Editor) nativeFilters(w *workload.Workload, spec *yaml.RNode, sidecars, injected []sidecarPlan, p plan, log *report.Log) []kio.Filter {
 	convert := native.Convert{MeshInit: preset.MeshInitContainers(), ReplaceHooks: t.Config.Spec.ExistingHooks == config.HooksReplace, Log: log}
 	floor, whose := exitFloor(sidecars, injected)
 	filters, _ := readiness(w, spec, sidecars, true, log)
 	for _, sc := range sidecars {
+		for _, name := range sc.preset.InitContainers {
+			if !slices.Contains(convert.MeshInit, name) {
+				convert.MeshInit = append(convert.MeshInit, name)
+			}
+		}
 		convert.Sidecars = append(convert.Sidecars, native.Sidecar{
 			Name: sc.Name, StartupProbe: configProbe(sc.StartupProbe), DefaultProbe: sc.defaultProbe, WaitCommand: sc.waitCommand,
 			PreStop: sc.nativePreStop,

@@ -128,6 +128,12 @@ func (t *Editor) newPlan(view *Pod) (plan, []error) {
 				p.assumedNamespace = append(p.assumedNamespace, pr.Name)
 			}
 		}
+		if !sc.FromCatalog && pr.WillNotInject(switches, ns, view.target()) {
+			sp.notInjected = true
+		}
+		if !sc.FromCatalog && !pr.Annotates() && !view.has(sc.Name) {
+			admitted(switches, ns, view.target(), &sp) // said, as the function cannot ask for order
+		}
 		if sc.FromCatalog && p.has(sp.Name) {
 			continue // an entry earlier in start order recognised the container
 		}

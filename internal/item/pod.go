@@ -35,7 +35,22 @@ func (p *Pod) target() preset.Target {
 			at.HostNetwork = yaml.GetValue(v.Value) == "true"
 		}
 	}
+	for _, c := range p.containers {
+		if c.named {
+			at.Containers = append(at.Containers, preset.Container{Name: c.name, Image: c.image, Init: !c.regular})
+		}
+	}
 	return at
+}
+
+// has reports whether the pod has a container or init container named name.
+func (p *Pod) has(name string) bool {
+	for _, c := range p.containers {
+		if c.named && c.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // reads counts the pods read (readPod) and the budget's reads of a pod

@@ -94,15 +94,16 @@ func recognise(pod []podContainer, entry int, sp *sidecarPlan) {
 // One whose injector reads annotations the function writes is annotated for.
 // One whose injector would not see or would refuse the pod (its webhooks'
 // selectors, its code's refusals: preset.Injector.Injects) is not. It
-// reports whether that refusal was read against a Namespace the input
-// lacks, taken as Kubernetes creates it (its name label alone).
+// reports whether that was decided by the namespace selectors of its
+// webhooks on a Namespace the input lacks, taken as Kubernetes creates it
+// (its name label alone).
 func admitted(pod preset.Pod, ns preset.Meta, at preset.Target, sp *sidecarPlan) (assumed bool) {
 	s, onNamespace, ok := sp.preset.Admitted(pod, ns)
 	if !ok {
 		return false
 	}
 	if !sp.preset.Injector.Injects(pod, ns, at) {
-		return !at.NamespaceKnown && len(sp.preset.Injector.Webhooks) > 0
+		return !at.NamespaceKnown && sp.preset.Injector.ByNamespace(pod, ns, at)
 	}
 	where := "the pod template"
 	if onNamespace {

@@ -39,6 +39,7 @@ type (
 	SelectorFact      = config.SelectorFact
 	ExpressionFact    = config.ExpressionFact
 	RefusalFact       = config.RefusalFact
+	InvalidFact       = config.InvalidFact
 )
 
 // Dialects.

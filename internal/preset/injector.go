@@ -61,10 +61,17 @@ type Switch struct {
 	Value string
 	// Namespace says the injector reads the switch on the pod's Namespace too.
 	Namespace bool
+	// UnlessLabel is a pod template label that, present, wins over the switch.
+	UnlessLabel string
 }
 
 // set reports whether the pod has the switch set.
 func (s Switch) set(pod Pod) bool {
+	if s.UnlessLabel != "" {
+		if _, won := pod.TemplateLabel(s.UnlessLabel); won {
+			return false
+		}
+	}
 	read := pod.Annotation
 	if s.Label {
 		read = pod.TemplateLabel

@@ -40,6 +40,8 @@ func TestInjectorSwitches(t *testing.T) {
 		{"linkerd native switch not a boolean", preset.Linkerd, pod{annotations: map[string]string{"config.linkerd.io/proxy-enable-native-sidecar": "no"}}, false, false, false},
 		{"istio inject label false", preset.Istio, pod{labels: map[string]string{"sidecar.istio.io/inject": "false"}}, true, false, false},
 		{"istio inject annotation false", preset.Istio, pod{annotations: map[string]string{"sidecar.istio.io/inject": "false"}}, true, false, false},
+		{"istio inject label true wins over annotation false", preset.Istio, pod{labels: map[string]string{"sidecar.istio.io/inject": "true"}, annotations: map[string]string{"sidecar.istio.io/inject": "false"}}, false, false, false},
+		{"istio inject label of no meaning wins over annotation false", preset.Istio, pod{labels: map[string]string{"sidecar.istio.io/inject": "yes"}, annotations: map[string]string{"sidecar.istio.io/inject": "false"}}, false, false, false},
 		{"istio inject true", preset.Istio, pod{labels: map[string]string{"sidecar.istio.io/inject": "true"}}, false, false, false},
 		{"istio hold false, JSON", preset.Istio, pod{annotations: map[string]string{"proxy.istio.io/config": `{"holdApplicationUntilProxyStarts": false}`}}, false, true, true},
 		{"istio hold false, YAML", preset.Istio, pod{annotations: map[string]string{"proxy.istio.io/config": "holdApplicationUntilProxyStarts: false\n"}}, false, true, true},

@@ -86,7 +86,7 @@ func Of(e Entry) Preset {
 func switches(facts []SwitchFact) []Switch {
 	var out []Switch
 	for _, f := range facts {
-		s := Switch{Key: f.Annotation, Field: f.Field, Value: f.Value, Namespace: f.Namespace}
+		s := Switch{Key: f.Annotation, Field: f.Field, Value: f.Value, Namespace: f.Namespace, UnlessLabel: f.UnlessLabel}
 		if f.Label != "" {
 			s.Label, s.Key = true, f.Label
 		}

@@ -155,9 +155,9 @@ spec:
           source: acme deploy/native.yaml
         source: acme cmd/main.go
       injector:
-        enabled: [{annotation: acme.dev/inject, value: "true", namespace: true, source: acme webhook/inject.go}, {label: acme.dev/inject, field: x, value: "y"}]
-        disabled: [{label: acme.dev/inject, value: "false", source: acme webhook/inject.go}, {annotation: acme.dev/inject, field: x, value: "n", namespace: true}]
-        optOuts: [{annotation: acme.dev/config, field: hold, value: "false", source: acme webhook/inject.go}, {label: acme.dev/hold, value: "n", namespace: false}]
+        enabled: [{annotation: acme.dev/inject, value: "true", namespace: true, source: acme webhook/inject.go}, {label: acme.dev/inject, field: x, value: "y", unlessLabel: acme.dev/held}]
+        disabled: [{label: acme.dev/inject, value: "false", source: acme webhook/inject.go}, {annotation: acme.dev/inject, field: x, value: "n", namespace: true, unlessLabel: acme.dev/held}]
+        optOuts: [{annotation: acme.dev/config, field: hold, value: "false", source: acme webhook/inject.go}, {label: acme.dev/hold, value: "n", namespace: false, unlessLabel: acme.dev/held}]
         native: {keys: [acme.dev/native], boolean: true, default: {kubernetes: "1.29", version: "2.0"}, noStartupProbe: true, source: acme webhook/native.go}
         annotate: istio
         annotations:
@@ -173,7 +173,11 @@ spec:
           objectSelector: {matchLabels: {app: x}, matchExpressions: [{key: acme.dev/inject, operator: In, values: ["true"]}]}
           values: webhook.namespaceSelector
           source: acme chart/webhook.yaml
-        refuses: [{hostNetwork: true, namespaces: [kube-system], says: the node's network, source: acme webhook/inject.go}]
+        refuses:
+        - {hostNetwork: true, namespaces: [kube-system], says: the node's network, source: acme webhook/inject.go}
+        - {containers: [acme-proxy], images: ["acme/proxy:"], initContainers: [acme-init], initImages: ["acme/init:"], says: a proxy already there}
+        - {labels: {acme.dev/build: "*"}, annotations: {acme.dev/status: injected}, says: built or injected already}
+        - {invalid: {annotation: acme.dev/inject, values: [enabled, disabled], namespace: true}, namespaces: [acme-system], says: "a value it does not accept, or its own Namespace"}
         source: acme webhook/inject.go
       leaveAlone:
       - {label: acme.dev/control-plane, value: "*", says: acme's own control plane, source: acme deploy/control-plane.yaml}

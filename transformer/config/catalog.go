@@ -259,6 +259,18 @@ func (e CatalogEntry) Check() []error {
 				}
 			}
 		}
+		for i, r := range inj.Refuses {
+			field := fmt.Sprintf("injector.refuses[%d]", i)
+			if !r.HostNetwork && len(r.Namespaces)+len(r.Containers)+len(r.Images)+len(r.InitContainers)+len(r.InitImages)+len(r.Labels)+len(r.Annotations) == 0 && r.Invalid == nil {
+				add(field, "give the pods it refuses: hostNetwork, namespaces, containers, images, initContainers, initImages, labels, annotations or invalid")
+			}
+			if r.Says == "" {
+				add(field+".says", "say why the injector refuses the pod, for the message that names it")
+			}
+			if x := r.Invalid; x != nil && (x.Annotation == "" || len(x.Values) == 0) {
+				add(field+".invalid", "give the annotation and the values the injector accepts")
+			}
+		}
 		if inj.Annotate != "" && !slices.Contains(dialects, inj.Annotate) {
 			add("injector.annotate", "%q is not one of %s", inj.Annotate, strings.Join(dialectNames(), ", "))
 		}

@@ -316,6 +316,10 @@ type SwitchFact struct {
 	Value string `json:"value"`
 	// Namespace says the injector reads the switch on the pod's Namespace too.
 	Namespace bool `json:"namespace,omitempty"`
+	// UnlessLabel is a pod template label that, with any value, wins over
+	// the switch: the switch counts only where the label is absent (Istio
+	// reads its inject label before its inject annotation).
+	UnlessLabel string `json:"unlessLabel,omitempty"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
 }
@@ -455,13 +459,45 @@ type ExpressionFact struct {
 
 // RefusalFact is a pod an injector's code leaves alone whatever its
 // switches and webhooks say.
+//
+// The refusal holds when any one of its fields does.
 type RefusalFact struct {
 	// HostNetwork: the pod uses the node's network.
 	HostNetwork bool `json:"hostNetwork,omitempty"`
 	// Namespaces: the pod is in one of these Namespaces.
 	Namespaces []string `json:"namespaces,omitempty"`
+	// Containers: the pod has a container or init container of one of
+	// these names (a proxy already there).
+	Containers []string `json:"containers,omitempty"`
+	// Images: the pod has a container or init container whose image starts
+	// with one of these.
+	Images []string `json:"images,omitempty"`
+	// InitContainers and InitImages are Containers and Images read on the
+	// init containers alone.
+	InitContainers []string `json:"initContainers,omitempty"`
+	InitImages     []string `json:"initImages,omitempty"`
+	// Labels: the pod template has one of these labels with the value
+	// given, "*" for any value.
+	Labels map[string]string `json:"labels,omitempty"`
+	// Annotations: the pod has one of these annotations with the value
+	// given, "*" for any value but empty.
+	Annotations map[string]string `json:"annotations,omitempty"`
+	// Invalid: the pod, or its Namespace, has the annotation with a value
+	// the injector does not accept.
+	Invalid *InvalidFact `json:"invalid,omitempty"`
 	// Says is why, for messages.
 	Says string `json:"says"`
 	// Source is "<source key> <path>".
 	Source string `json:"source,omitempty"`
+}
+
+// InvalidFact is an annotation whose value an injector checks, refusing
+// the pod when it is none of the values it accepts.
+type InvalidFact struct {
+	// Annotation is the annotation's key.
+	Annotation string `json:"annotation"`
+	// Values are the values the injector accepts.
+	Values []string `json:"values"`
+	// Namespace says the injector reads the annotation on the pod's Namespace too.
+	Namespace bool `json:"namespace,omitempty"`
 }

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -296,6 +297,31 @@ func injectorFacts(inj *preset.InjectorFacts) []fact {
 		if len(r.Namespaces) > 0 {
 			what = append(what, "a pod in Namespace "+strings.Join(r.Namespaces, ", "))
 		}
+		if len(r.Containers) > 0 {
+			what = append(what, "a pod with a container or init container named "+strings.Join(r.Containers, ", "))
+		}
+		if len(r.Images) > 0 {
+			what = append(what, "a pod with a container or init container whose image starts with "+strings.Join(r.Images, ", "))
+		}
+		if len(r.InitContainers) > 0 {
+			what = append(what, "a pod with an init container named "+strings.Join(r.InitContainers, ", "))
+		}
+		if len(r.InitImages) > 0 {
+			what = append(what, "a pod with an init container whose image starts with "+strings.Join(r.InitImages, ", "))
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Labels)) {
+			what = append(what, "a pod labelled "+keyValueText(k, r.Labels[k]))
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Annotations)) {
+			what = append(what, "a pod annotated "+keyValueText(k, r.Annotations[k]))
+		}
+		if x := r.Invalid; x != nil {
+			where := "a pod"
+			if x.Namespace {
+				where += " or its Namespace"
+			}
+			what = append(what, where+" annotated "+code(x.Annotation)+" with a value other than "+strings.Join(x.Values, ", "))
+		}
 		list = append(list, fact{"its injector refuses " + strings.Join(what, " or ") + ", whatever the switches say: " + r.Says, r.Source})
 	}
 	return list
@@ -371,4 +397,12 @@ func annotationsText(a preset.Annotations) string {
 		parts = append(parts, "native "+code(kv.Key+": "+quote(kv.Value)))
 	}
 	return "annotations the function writes: " + strings.Join(parts, "; ")
+}
+
+// keyValueText is a label or annotation with its value, "*" for any value.
+func keyValueText(key, value string) string {
+	if value == "*" {
+		return code(key) + " (any value)"
+	}
+	return code(key + ": " + value)
 }
