@@ -239,7 +239,10 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 
-	t.Run("kpt fn eval --image", func(t *testing.T) { kptImage(t, byDigest, s) })
+	t.Run("kpt fn eval --image", func(t *testing.T) {
+		kptImage(t, byDigest, s)
+		t.Run("examples", func(t *testing.T) { examplesOnImage(t, byDigest) })
+	})
 
 	// cosign with a key made here; no Rekor, no Fulcio, no TUF over the
 	// network: the transparency log is neither written nor checked.
@@ -353,5 +356,29 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// examplesOnImage runs the container examples' tests (examples/container_test.go:
+// kustomize's `container:` transformer, kpt's pipeline, the image against
+// the binary) on the pushed image, pulled by digest, with the dist/ binary
+// of this machine as the binary they compare with. kustomize runs the
+// image with the docker CLI, through podman's Docker API (DOCKER_HOST).
+func examplesOnImage(t *testing.T, ref string) {
+	if os.Getenv("RELEASE_DRY_RUN") == "true" {
+		t.Skip("the workflow's dry run has no bin/kustomize; make release-test runs this outside it")
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^TestContainer", "./examples/")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "SIDECAR_LIFECYCLE_IMAGE="+ref,
+		"SIDECAR_LIFECYCLE_BINARY="+filepath.Join(dist, "sidecar-lifecycle-"+runtime.GOOS+"-"+runtime.GOARCH))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the container examples on %s: %v\n%s", ref, err, out)
+	}
+	for _, test := range []string{"TestContainerImage", "TestContainerImageLargeList", "TestContainerKustomize", "TestContainerKpt"} {
+		if !strings.Contains(string(out), "--- PASS: "+test+" ") {
+			t.Errorf("%s did not pass on %s:\n%s", test, ref, out)
+		}
 	}
 }
