@@ -56,8 +56,12 @@ help: ## List the targets
 	@echo "Targets:"
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+CLI_PKG := github.com/sidecar-lifecycle/sidecar-lifecycle/internal/cli
+VERSION_LDFLAGS := -X $(CLI_PKG).version=$(VERSION) -X $(CLI_PKG).commit=$(COMMIT)
+
 build: ## Build bin/sidecar-lifecycle
-	go build -ldflags "-X github.com/sidecar-lifecycle/sidecar-lifecycle/internal/cli.version=$(VERSION)" -o $(BIN)/sidecar-lifecycle .
+	go build -ldflags "$(VERSION_LDFLAGS)" -o $(BIN)/sidecar-lifecycle .
 
 tools: kustomize act mermaid chromium reports ## Install kustomize v5.8.2, Helm 3, Helm 4, act, (with npm) Mermaid and the report checkers into bin/, chromium and pre-commit, and check for kpt
 	@if [ "$$($(HELM3) version --short 2>/dev/null)" != "$(HELM3_VERSION)" ]; then \
@@ -221,3 +225,81 @@ bench: build ## The performance table (docs/performance.md), the function agains
 	$(TEST_ENV) go test -tags bench -count=1 -run '^(TestMemoryBoundedOnEveryForm|TestLargeWorkloadElided|TestFollowLiveHeap)$$' ./bench/ ./internal/cli/
 	go test ./internal/... ./transformer/... -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME)
 	go run ./bench/webhook -function $(BIN)/sidecar-lifecycle -reviews $(WEBHOOK_REVIEWS)
+
+# --- Releases (docs/development.md, "Releases") ---------------------------
+#
+# `make release-snapshot` writes dist/ offline: the four binaries, their
+# checksums, the image as an OCI image layout (dist/image, an index of
+# linux/amd64 and linux/arm64 built from the cross-compiled binaries by
+# release/cmd/image, no container engine) and SPDX SBOMs. Every timestamp
+# is the commit's (SOURCE_DATE_EPOCH), so two builds of one commit give the
+# same bytes and the same index digest (dist/image.digest).
+# The release tools live in their own module (release/) and their own bin
+# directory, so that the function's go.mod does not carry them.
+DIST := $(CURDIR)/dist
+RELEASE_BIN ?= $(BIN)/release
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+IMAGE_PLATFORMS := linux/amd64 linux/arm64
+CRANE_VERSION := v0.22.1
+REGISTRY_VERSION := v3.1.2
+COSIGN_VERSION := v2.6.5
+
+.PHONY: release-tools release-snapshot release-test release-pin release-publish
+
+release-tools: ## Build the release's tools into bin/release: its image and SBOM writers, crane, the CNCF distribution registry and cosign
+	cd release && go build -trimpath -o $(RELEASE_BIN)/ ./cmd/...
+	@if [ "$$($(RELEASE_BIN)/crane version 2>/dev/null)" != "$(CRANE_VERSION)" ]; then \
+		echo "installing crane $(CRANE_VERSION) into $(RELEASE_BIN)"; \
+		GOBIN=$(RELEASE_BIN) go install github.com/google/go-containerregistry/cmd/crane@$(CRANE_VERSION); \
+	fi
+	@if ! $(RELEASE_BIN)/registry --version 2>/dev/null | grep -q ' $(REGISTRY_VERSION)'; then \
+		echo "installing the distribution registry $(REGISTRY_VERSION) into $(RELEASE_BIN)"; \
+		GOBIN=$(RELEASE_BIN) go install github.com/distribution/distribution/v3/cmd/registry@$(REGISTRY_VERSION); \
+	fi
+	@if ! $(RELEASE_BIN)/cosign version 2>/dev/null | grep -q '$(COSIGN_VERSION)'; then \
+		echo "installing cosign $(COSIGN_VERSION) into $(RELEASE_BIN) (a few minutes)"; \
+		GOBIN=$(RELEASE_BIN) go install github.com/sigstore/cosign/v2/cmd/cosign@$(COSIGN_VERSION); \
+	fi
+
+release-snapshot: ## Write dist/ offline: binaries, checksums, the multi-arch image as an OCI layout, SBOMs
+	cd release && go build -trimpath -o $(RELEASE_BIN)/ ./cmd/...
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	@set -e; for p in $(RELEASE_PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; \
+		echo "go build $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch go build -trimpath -buildvcs=false \
+			-ldflags "-s -w -buildid= $(VERSION_LDFLAGS)" \
+			-o $(DIST)/sidecar-lifecycle-$$os-$$arch . ; \
+	done
+	$(RELEASE_BIN)/image -out $(DIST)/image -epoch $(SOURCE_DATE_EPOCH) -version $(VERSION) -revision $(COMMIT) \
+		$(foreach p,$(IMAGE_PLATFORMS),-binary $(p)=$(DIST)/sidecar-lifecycle-$(subst /,-,$(p))) > $(DIST)/image.digest
+	@set -e; for p in $(RELEASE_PLATFORMS); do \
+		f=sidecar-lifecycle-$${p%/*}-$${p#*/}; \
+		$(RELEASE_BIN)/spdx -epoch $(SOURCE_DATE_EPOCH) -version $(VERSION) -binary $(DIST)/$$f > $(DIST)/$$f.spdx.json; \
+	done
+	$(RELEASE_BIN)/spdx -epoch $(SOURCE_DATE_EPOCH) -version $(VERSION) -image $(DIST)/image -repository $(IMAGE) \
+		$(foreach p,$(IMAGE_PLATFORMS),-binary $(p)=$(DIST)/sidecar-lifecycle-$(subst /,-,$(p))) > $(DIST)/image.spdx.json
+	cd $(DIST) && sha256sum sidecar-lifecycle-* image.spdx.json image.digest > checksums.txt
+	@echo "dist/: $(VERSION) ($(COMMIT)), image $$(cat $(DIST)/image.digest)"
+
+# The Go test of the release (release/release_test.go) over dist/ and
+# bin/release; .ci/run calls it after make test.
+# act runs the workflow's dry run (TestWorkflowDryRun), which is skipped
+# inside that run (RELEASE_DRY_RUN=true).
+release-test: release-tools ## Rebuild the image to the same digest, push it to a local registry, pull by digest, sign, verify, attach the SBOM, dry-run the workflow
+	@if [ "$$RELEASE_DRY_RUN" != true ]; then $(MAKE) --no-print-directory act; fi
+	@if [ ! -s $(DIST)/image.digest ]; then $(MAKE) release-snapshot; fi
+	cd release && go test -count=1 -v -timeout 20m .
+
+# Every file that names the image; internal/release's TestImagesPinned
+# checks the same list.
+RELEASE_PIN_FILES := metadata.yaml examples/container_test.go \
+	examples/kpt-image/payments/Kptfile examples/kpt-image/expected/payments/Kptfile \
+	examples/kpt-image/expected/results.yaml examples/kustomize-container/sidecar-lifecycle.yaml \
+	$(wildcard charts/sidecar-lifecycle-webhook/values.yaml charts/charts_test.go)
+
+release-pin: ## Point the examples, metadata.yaml and the chart at IMAGE@DIGEST (DIGEST=sha256:..., default dist/image.digest)
+	cd release && go build -trimpath -o $(RELEASE_BIN)/ ./cmd/...
+	$(RELEASE_BIN)/pin -image $(IMAGE) -digest $(or $(DIGEST),$(shell cat $(DIST)/image.digest 2>/dev/null)) \
+		$(addprefix $(CURDIR)/,$(RELEASE_PIN_FILES))

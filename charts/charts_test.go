@@ -315,7 +315,7 @@ func checkDeployment(t *testing.T, m manifests) {
 		t.Fatalf("want one container and no init container, got %d and %d", len(pod.Containers), len(pod.InitContainers))
 	}
 	c := pod.Containers[0]
-	if c.Image != "ghcr.io/sidecar-lifecycle/sidecar-lifecycle:v0.1.0" {
+	if c.Image != "ghcr.io/sidecar-lifecycle/sidecar-lifecycle@sha256:7bd209b6b81150f3f008f00f4e795836907f2d5a66b20990658840d169e8d4db" {
 		t.Errorf("image %q", c.Image)
 	}
 	if len(c.Command) != 0 || len(c.Args) == 0 || c.Args[0] != "webhook" {

@@ -38,7 +38,7 @@ import (
 const (
 	// publishedImage is the image the committed examples name; the tests
 	// run a copy of each example that names the image under test instead.
-	publishedImage = "ghcr.io/sidecar-lifecycle/sidecar-lifecycle:v0.1.0"
+	publishedImage = "ghcr.io/sidecar-lifecycle/sidecar-lifecycle@sha256:7bd209b6b81150f3f008f00f4e795836907f2d5a66b20990658840d169e8d4db"
 	// imageEnv names the image to test.
 	imageEnv = "SIDECAR_LIFECYCLE_IMAGE"
 )

@@ -23,6 +23,10 @@ import (
 // without it, the module version go install recorded, else "dev".
 var version = ""
 
+// commit is the source revision, stamped the same way (".../cli.commit=...")
+// by `make build` and the release; --version prints it after the version.
+var commit = ""
+
 // Version is the version this binary reports.
 func Version() string {
 	if version != "" {
@@ -77,7 +81,11 @@ func run(list []string, stdin io.Reader, stdout io.Writer, stderr lines) int {
 		stdout.Write(b)
 		return 0
 	case a.command == cmdVersion:
-		fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", Version())
+		if commit != "" {
+			fmt.Fprintf(stdout, "sidecar-lifecycle %s (commit %s)\n", Version(), commit)
+		} else {
+			fmt.Fprintf(stdout, "sidecar-lifecycle %s\n", Version())
+		}
 		return 0
 	case a.command == cmdExplain:
 		return runExplain(a, stdin, stdout, stderr)

@@ -267,3 +267,14 @@ func checkControl(t *testing.T, stderr string) {
 		}
 	}
 }
+
+// TestVersionCommit: a binary stamped with the commit (make build, the
+// release) prints it after the version.
+func TestVersionCommit(t *testing.T) {
+	defer func(v, c string) { version, commit = v, c }(version, commit)
+	version, commit = "v1.2.3", "0123456789abcdef0123456789abcdef01234567"
+	r := runWith([]string{"--version"}, "", nil)
+	if want := "sidecar-lifecycle v1.2.3 (commit 0123456789abcdef0123456789abcdef01234567)\n"; r.code != 0 || r.stdout != want {
+		t.Errorf("--version: code %d, stdout %q, want %q", r.code, r.stdout, want)
+	}
+}
