@@ -535,7 +535,7 @@ func TestNodeDeadlines(t *testing.T) {
 		}
 	}
 	chart := render(t, rl, explain.Markdown)
-	for _, line := range []string{"node deadline, Karpenter NodePool web nodes :crit, milestone, 60000, 60000", "tail 2s :crit, 60000, 62000"} {
+	for _, line := range []string{"node deadline :crit, milestone, 60000, 60000", "tail 2s :crit, 60000, 62000"} {
 		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
 			t.Errorf("chart lacks %q:\n%s", line, chart)
 		}

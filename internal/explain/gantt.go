@@ -48,17 +48,27 @@ func gantt(b *strings.Builder, tl budget.Timeline, rows []chartRow) {
 	}
 	fmt.Fprintf(b, "    section %s\n", deadlineSection)
 	fmt.Fprintf(b, "    grace period ends :milestone, %d, %d\n", millis(tl.Grace), millis(tl.Grace))
-	for _, n := range tl.Nodes {
+	for i, n := range tl.Nodes {
 		tags := ""
 		if n.Cuts {
 			tags = "crit, "
 		}
-		fmt.Fprintf(b, "    %s :%smilestone, %d, %d\n", mermaidText(cut("node deadline, "+n.Where, 2*maxLabel)), tags, millis(n.At), millis(n.At))
+		fmt.Fprintf(b, "    %s :%smilestone, %d, %d\n", nodeLabel(i, len(tl.Nodes)), tags, millis(n.At), millis(n.At))
 		if n.Tail > 0 {
 			fmt.Fprintf(b, "    tail %ds :%s%d, %d\n", n.Tail, tags, millis(n.At), millis(n.At+n.Tail))
 		}
 	}
 	b.WriteString("```\n")
+}
+
+// nodeLabel is the chart's label of the i-th of n node deadlines: short,
+// as a milestone's label is drawn beside it; the timeline above the chart
+// says where each deadline comes from.
+func nodeLabel(i, n int) string {
+	if n == 1 {
+		return "node deadline"
+	}
+	return fmt.Sprintf("node deadline %d", i+1)
 }
 
 // deadlineSection is the label of the grace deadline's section.

@@ -130,7 +130,7 @@ func check(t *testing.T, charts, markdown []string) checked {
 // checkedInputs are the inputs whose explanations are read back: golden
 // cases, and names with every character that means something in Markdown
 // or Mermaid.
-var checkedInputs = []string{"budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml"}
+var checkedInputs = []string{"deadline-aws-spot", "deadline-karpenter", "deadline-node-shutdown", "budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml"}
 
 // input reads a golden case, or a ResourceList in testdata.
 func input(t *testing.T, name string) []byte {
@@ -217,7 +217,8 @@ func TestMermaidDrawsTheTimeline(t *testing.T) {
 }
 
 // chartOf is the chart a workload's timeline should give: a task per bar,
-// then the grace deadline; the sections in that order, once each, each
+// then the grace deadline and each node deadline (with the sidecars' 2 s
+// tail after it); the sections in that order, once each, each
 // named by its label in labels, else by the row's name.
 func chartOf(wl explain.Workload, labels map[string]string) mermaidChart {
 	c := mermaidChart{Title: report.Escape(wl.Name) + ": shutdown"}
@@ -242,6 +243,16 @@ func chartOf(wl explain.Workload, labels map[string]string) mermaidChart {
 		section(task.Section)
 	}
 	c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: "grace period ends", Start: wl.Grace * 1000, End: wl.Grace * 1000, Milestone: true})
+	for i, n := range wl.Nodes {
+		task := "node deadline"
+		if len(wl.Nodes) > 1 {
+			task += fmt.Sprintf(" %d", i+1)
+		}
+		c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: task, Start: n.At * 1000, End: n.At * 1000, Milestone: true, Crit: n.Cuts})
+		if n.Tail > 0 {
+			c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: fmt.Sprintf("tail %ds", n.Tail), Start: n.At * 1000, End: (n.At + n.Tail) * 1000, Crit: n.Cuts})
+		}
+	}
 	section("deadline")
 	return c
 }
