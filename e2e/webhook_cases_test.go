@@ -489,3 +489,59 @@ func admissionHistograms(t *testing.T, names []string) map[string]histogram {
 	}
 	return hs
 }
+
+// testWebhookJob: a Job whose template asks for native mode and the Vault
+// stand-in's injection. The Job controller creates its pod; admission adds
+// vault-agent last to containers and the webhook makes it a native
+// sidecar, so when the app has sent its requests the pod succeeds and the
+// Job completes. The control, admitted by the injector alone, keeps
+// running on its agent after the app exited, and the Job does not finish.
+func testWebhookJob(t *testing.T, e *whEnv) {
+	for _, c := range []struct {
+		role      string
+		completes bool
+	}{{roleMain, true}, {roleInject, false}} {
+		ns, name := e.ns(c.role), "wh-job"
+		p := e.vaultPod(name)
+		p.annotations["sidecar-lifecycle.dev/mode"] = "native"
+		pod := p.manifest()
+		spec := pod["spec"].(map[string]any)
+		spec["restartPolicy"] = "Never"
+		app := spec["containers"].([]any)[0].(map[string]any)
+		app["args"] = []any{"--url=" + p.appURL, "--interval=100ms", "--count=20"}
+		meta := pod["metadata"].(map[string]any)
+		delete(meta, "name")
+		job := map[string]any{"apiVersion": "batch/v1", "kind": "Job", "metadata": map[string]any{"name": name},
+			"spec": map[string]any{"backoffLimit": 0, "template": map[string]any{"metadata": meta, "spec": spec}}}
+		data, _ := json.Marshal(job)
+		if _, _, err := whKubectl(data, "create", "-n", ns, "-f", "-"); err != nil {
+			t.Fatal(err)
+		}
+		began := time.Now()
+		wait := 90 * time.Second
+		if !c.completes {
+			wait = 20 * time.Second
+		}
+		succeeded := false
+		for time.Since(began) < wait && !succeeded {
+			out, _, _ := whKubectl(nil, "get", "job", name, "-n", ns, "-o", "jsonpath={.status.succeeded}")
+			succeeded = strings.TrimSpace(out) == "1"
+			time.Sleep(500 * time.Millisecond)
+		}
+		pods, _, _ := whKubectl(nil, "get", "pods", "-n", ns, "-l", "job-name="+name, "-o",
+			`jsonpath={range .items[*]}{.metadata.name} {.status.phase} {range .status.initContainerStatuses[*]}{.name}={.state}{" "}{end}{range .status.containerStatuses[*]}{.name}={.state}{" "}{end}{"\n"}{end}`)
+		t.Logf("%s: Job succeeded %v after %s; pods:\n%s", c.role, succeeded, time.Since(began).Round(100*time.Millisecond), pods)
+		if succeeded != c.completes {
+			events, _, _ := whKubectl(nil, "get", "events", "-n", ns, "-o", `jsonpath={range .items[*]}{.involvedObject.name} {.reason}: {.message}{"\n"}{end}`)
+			t.Errorf("%s: the Job completed: %v, want %v; events:\n%s", c.role, succeeded, c.completes, events)
+		}
+		if !c.completes && !strings.Contains(pods, " Running ") {
+			t.Errorf("%s: the control's pod is not running on its sidecar:\n%s", c.role, pods)
+		}
+		// The next case and the tests after it use the same sidecar port.
+		if _, _, err := whKubectl(nil, "delete", "job", name, "-n", ns, "--cascade=foreground", "--grace-period=1", "--timeout=60s"); err != nil {
+			t.Fatal(err)
+		}
+		_, _, _ = whKubectl(nil, "wait", "--for=delete", "pod", "-l", "job-name="+name, "-n", ns, "--timeout=60s")
+	}
+}

@@ -124,6 +124,7 @@ func TestWebhook(t *testing.T) {
 		{"WebhookVaultOrdered", testWebhookVault},
 		{"WebhookDaprNative", testWebhookDapr},
 		{"WebhookControls", testWebhookControls},
+		{"WebhookJob", testWebhookJob},
 		{"WebhookNoPatch", testWebhookNoPatch},
 		{"WebhookNamespaceFromInformer", testWebhookNamespace},
 		{"WebhookAgreesWithRenderTime", testWebhookRenderTime},

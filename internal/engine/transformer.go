@@ -23,6 +23,15 @@ func New(cfg *config.SidecarLifecycle) *Transformer {
 	return &Transformer{Config: cfg, editor: item.New(cfg)}
 }
 
+// NewAdmission returns a Transformer for the config whose runs edit pods
+// under admission: a pod a controller creates is edited, not left to the
+// controller (see item.Editor.Admission).
+func NewAdmission(cfg *config.SidecarLifecycle) *Transformer {
+	t := New(cfg)
+	t.editor.Admission = true
+	return t
+}
+
 // Filter is the whole run as a kio.Filter. When any item fails it returns
 // the input unchanged and a *report.ResultsError listing every error result.
 func (t *Transformer) Filter(items []*yaml.RNode) ([]*yaml.RNode, error) {

@@ -66,6 +66,10 @@ func (r Result) written() *workload.Workload {
 type Editor struct {
 	// Config is the loaded, defaulted and validated functionConfig.
 	Config *config.SidecarLifecycle
+	// Admission says the items are pods under admission (the webhook's):
+	// the API server takes the edit of a pod it is creating, so one a
+	// controller owns is edited rather than left to the controller.
+	Admission bool
 	// entries are the presets of the config's sidecar entries and their
 	// index, made once from Config (see sidecarEntries).
 	entries     entries

@@ -34,7 +34,7 @@ func (t *Editor) member(item *yaml.RNode, w *workload.Workload) *Member {
 	m := &Member{Self: owner.Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}}
 	if c, ok := owner.Controller(item); ok {
 		m.Controller = &c
-		m.Left = workload.Selected(w, t.Config.Spec.Targets)
+		m.Left = !t.Admission && workload.Selected(w, t.Config.Spec.Targets)
 	}
 	_, m.File = RefOf(meta)
 	return m

@@ -10,10 +10,11 @@ import (
 
 // admit runs the engine over one admitted pod, with its Namespace (nil
 // when unknown) noted first, exactly as a ResourceList holding the two
-// would be run: the pod the run writes, its results, and whether the pod
-// changed. This is the webhook's only call into the engine.
+// would be run, except that a pod a controller creates is edited: the pod
+// the run writes, its results, and whether the pod changed. This is the
+// webhook's only call into the engine.
 func admit(cfg *config.SidecarLifecycle, ns *yaml.RNode, pod *yaml.RNode) (patched *yaml.RNode, results fn.Results, changed bool) {
-	e := engine.New(cfg).Start()
+	e := engine.NewAdmission(cfg).Start()
 	if ns != nil {
 		e.Note(ns)
 	}
