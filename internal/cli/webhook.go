@@ -85,8 +85,7 @@ func runWebhook(list []string, getenv func(string) string, stderr io.Writer) int
 		}
 	}
 	if err := webhook.Run(ctx, o); err != nil {
-		log.Error("webhook stopped", "err", err.Error())
-		return 1
+		return fail("%v", err) // one line, as every verb's errors are
 	}
 	return 0
 }
