@@ -67,6 +67,10 @@ type Timeline struct {
 	// Nodes are the node deadlines that end the shutdown before the
 	// grace does, the shortest first (see AddNodeDeadlines).
 	Nodes []NodeDeadline
+	// Tail is how long the containers still in their preStop, and the
+	// native sidecars still running, when the grace period ends get
+	// between SIGTERM and SIGKILL (0 when there are none).
+	Tail int64
 }
 
 // NodeDeadline is a node deadline drawn on a timeline: where it holds,
@@ -83,7 +87,9 @@ type NodeDeadline struct {
 // NewTimeline lays out a workload's shutdown: every container in
 // spec.containers gets its preStop at t=0 and SIGTERM when it ends; native
 // sidecars get theirs once those have exited, the last one first; the load
-// balancers send until their delay ends; the grace period ends with SIGKILL.
+// balancers send until their delay ends; the grace period ends with SIGKILL,
+// and, where a preStop or a native sidecar is still running then, with the
+// tail of kubelet's minimum grace (see markTail).
 func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 	tl := Timeline{Name: name, Grace: pod.Grace}
 	tl.Startup = startup(pod)
@@ -135,15 +141,41 @@ func NewTimeline(name string, pod Pod, routes []Route) Timeline {
 			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s sends for %ds, %ds after the application's drain (%ds) ends", r.Via, r.Delay, r.Delay-drain.Seconds, drain.Seconds))
 		}
 	}
+	// late: a preStop ends at or after the grace (a native sidecar still
+	// running then waits for one), so kubelet's minimum grace follows it.
+	late := false
 	for i := range tl.Bars {
-		if b := &tl.Bars[i]; b.End > pod.Grace && !b.LoadBalancer() {
+		b := &tl.Bars[i]
+		if b.LoadBalancer() {
+			continue
+		}
+		late = late || pod.Grace > 0 && !b.Unknown && b.End >= pod.Grace
+		if b.End > pod.Grace {
 			b.Breaks = true
 			tl.Breaks = append(tl.Breaks, fmt.Sprintf("%s of %s runs to %ds, past the grace period (%ds): kubelet kills it at %ds", b.Label, b.Row, b.End, pod.Grace, pod.Grace))
 		}
 	}
-	mark(pod.Grace, false, "the grace period ends: SIGKILL to every container still running")
+	if late {
+		mark(pod.Grace, false, "the grace period ends: SIGKILL to every container that got SIGTERM before it and still runs")
+		tl.Tail = tl.markTail(pod.Grace, "grace period")
+	} else {
+		mark(pod.Grace, false, "the grace period ends: SIGKILL to every container still running")
+	}
 	sort.SliceStable(tl.Marks, func(i, j int) bool { return tl.Marks[i].At < tl.Marks[j].At })
 	return tl
+}
+
+// markTail marks what kubelet's killContainer does when a grace ends at
+// the moment at: a container still in its preStop, and a native sidecar
+// still waiting for its turn, gets SIGTERM with what is left of the grace
+// raised to kubelet's minimum (2 s), then SIGKILL (the sidecar tail of
+// KEP-753). who names the grace; markTail returns the tail's length.
+func (tl *Timeline) markTail(at int64, who string) int64 {
+	tail := deadline.Data().SidecarTail.Seconds
+	tl.Marks = append(tl.Marks,
+		Mark{At: at, Text: fmt.Sprintf("%s: every container still in its preStop, and every native sidecar still running, gets SIGTERM with kubelet's %ds minimum grace", who, tail)},
+		Mark{At: at + tail, Text: who + ": SIGKILL to every container still running"})
+	return tail
 }
 
 // stopNative lays out the native sidecars' shutdown: once every container
@@ -261,7 +293,6 @@ func (p Pod) Shutdown() deadline.Shutdown {
 // then SIGKILL; what ends after the deadline is a break.
 func (tl *Timeline) AddNodeDeadlines(pod Pod, sends []deadline.Exit, reaching []deadline.Cut) {
 	s := pod.Shutdown()
-	tail := deadline.Data().SidecarTail.Seconds
 	for _, r := range reaching {
 		nd := NodeDeadline{Where: r.Nodes(), At: r.Effective}
 		var cut []string
@@ -274,9 +305,7 @@ func (tl *Timeline) AddNodeDeadlines(pod Pod, sends []deadline.Exit, reaching []
 		tl.Marks = append(tl.Marks, Mark{At: r.Effective, Breaks: nd.Cuts,
 			Text: fmt.Sprintf("node deadline of %s: %s (%ds): the grace ends", r.Nodes(), r.Deadline.Says, r.Deadline.Seconds)})
 		if nd.Cuts || s.Native {
-			nd.Tail = tail
-			tl.Marks = append(tl.Marks, Mark{At: r.Effective, Text: fmt.Sprintf("node deadline: every container still in its preStop, and every native sidecar still running, gets SIGTERM with kubelet's %ds minimum grace", tail)},
-				Mark{At: r.Effective + tail, Text: "node deadline: SIGKILL to every container still running"})
+			nd.Tail = tl.markTail(r.Effective, "node deadline")
 		}
 		if nd.Cuts {
 			tl.Breaks = append(tl.Breaks, fmt.Sprintf("the node deadline of %s (%ds) cuts %s", r.Nodes(), r.Effective, strings.Join(cut, ", ")))

@@ -117,3 +117,63 @@ func TestNoNative(t *testing.T) {
 		t.Errorf("native sidecars mentioned:\n%s", strings.Join(marks(tl), "\n"))
 	}
 }
+
+// graceMarks lists the marks from the grace period's end on, as "t: text".
+func graceMarks(tl budget.Timeline) []string {
+	var out []string
+	for _, m := range tl.Marks {
+		if strings.Contains(m.Text, "grace period") {
+			out = append(out, fmt.Sprintf("%d: %s", m.At, m.Text))
+		}
+	}
+	return out
+}
+
+// TestGraceTail: where a preStop runs to or past the pod's own grace, or a
+// native sidecar still runs when it ends, the grace's end is what kubelet
+// does there: SIGTERM with its 2 s minimum grace to every container still
+// in its preStop and to every native sidecar still running, SIGKILL 2 s
+// later; with nothing running past the grace it ends with one SIGKILL.
+func TestGraceTail(t *testing.T) {
+	tail := []string{
+		"30: the grace period ends: SIGKILL to every container that got SIGTERM before it and still runs",
+		"30: grace period: every container still in its preStop, and every native sidecar still running, gets SIGTERM with kubelet's 2s minimum grace",
+		"32: grace period: SIGKILL to every container still running",
+	}
+	for name, tc := range map[string]struct {
+		spec string
+		want []string
+		tail int64
+	}{
+		"preStop past the grace": {`terminationGracePeriodSeconds: 30
+containers:
+- {name: app, lifecycle: {preStop: {sleep: {seconds: 40}}}}
+- {name: proxy, lifecycle: {preStop: {sleep: {seconds: 10}}}}
+`, tail, 2},
+		"native sidecars running at the grace": {`terminationGracePeriodSeconds: 30
+initContainers:
+- {name: mesh, restartPolicy: Always}
+- {name: proxy, restartPolicy: Always}
+containers:
+- {name: app, lifecycle: {preStop: {sleep: {seconds: 30}}}}
+`, tail, 2},
+		"nothing past the grace": {`terminationGracePeriodSeconds: 30
+initContainers:
+- {name: proxy, restartPolicy: Always, lifecycle: {preStop: {sleep: {seconds: 5}}}}
+containers:
+- {name: app, lifecycle: {preStop: {sleep: {seconds: 20}}}}
+`, []string{"30: the grace period ends: SIGKILL to every container still running"}, 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tl := budget.NewTimeline("Pod shop/web", budget.ReadPod(krmtest.Parse(t, tc.spec), nil), nil)
+			if got := graceMarks(tl); strings.Join(got, "\n") != strings.Join(tc.want, "\n") || tl.Tail != tc.tail {
+				t.Errorf("the grace ends with (tail %ds):\n%s\nwant (tail %ds):\n%s\nall marks:\n%s", tl.Tail, strings.Join(got, "\n"), tc.tail, strings.Join(tc.want, "\n"), strings.Join(marks(tl), "\n"))
+			}
+			for i := 1; i < len(tl.Marks); i++ {
+				if tl.Marks[i].At < tl.Marks[i-1].At {
+					t.Errorf("marks out of time order:\n%s", strings.Join(marks(tl), "\n"))
+				}
+			}
+		})
+	}
+}

@@ -513,6 +513,45 @@ spec:
 	}
 }
 
+// TestGraceTail: where the app's preStop runs past the pod's own grace, or
+// ends with it, the grace's end is kubelet's SIGTERM with its 2 s minimum
+// grace and SIGKILL 2 s later, in text, Markdown and the Mermaid chart
+// (a tail after the grace milestone); the workloads of TestIssueCase and
+// TestNative, whose containers leave before it, end with one SIGKILL.
+func TestGraceTail(t *testing.T) {
+	rl, err := os.ReadFile("testdata/grace-tail.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []explain.Format{explain.Text, explain.Markdown} {
+		out := render(t, rl, format)
+		web, api, _ := strings.Cut(out, "Deployment shop/api")
+		for _, w := range []struct {
+			part  string
+			grace int64
+		}{{web, 30}, {api, 20}} {
+			rs := rows(t, w.part, format == explain.Markdown)
+			if !has(rs, w.grace, false, "the grace period ends: SIGKILL to every container that got SIGTERM before it and still runs") ||
+				!has(rs, w.grace, false, "grace period: every container still in its preStop, and every native sidecar still running, gets SIGTERM with kubelet's 2s minimum grace") ||
+				!has(rs, w.grace+2, false, "grace period: SIGKILL to every container still running") {
+				t.Errorf("%v: no tail after the grace at %ds:\n%s", format, w.grace, w.part)
+			}
+		}
+	}
+	chart := render(t, rl, explain.Markdown)
+	for _, line := range []string{"grace period ends :milestone, 30000, 30000", "tail 2s :30000, 32000", "grace period ends :milestone, 20000, 20000", "tail 2s :20000, 22000"} {
+		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(chart) {
+			t.Errorf("chart lacks %q:\n%s", line, chart)
+		}
+	}
+	for _, name := range []string{"budget-issue-case", "budget-native-grace"} {
+		out := render(t, golden(t, name), explain.Markdown)
+		if strings.Contains(out, "grace period:") || strings.Contains(out, "tail 2s") || strings.Count(out, "the grace period ends: SIGKILL to every container still running") != 1 {
+			t.Errorf("%s: the grace ends with more than one SIGKILL:\n%s", name, out)
+		}
+	}
+}
+
 // TestNodeDeadlines: each node deadline that reaches a workload is a
 // moment of its shutdown (a break where it cuts a preStop), with the
 // native sidecars' 2 s tail after it, in text, Markdown and the Mermaid

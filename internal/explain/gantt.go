@@ -13,7 +13,8 @@ import (
 // container and load balancer, a bar per preStop and per load balancer
 // that still sends (crit where the budget breaks), a milestone for a
 // preStop of unknown duration, for the grace deadline and for each node
-// deadline that reaches the pod, with the tail of kubelet's minimum grace after it. The sections
+// deadline that reaches the pod, each with the tail of kubelet's minimum
+// grace after it where a container is still running then. The sections
 // have short labels (chartRows), and the chart's label column is as wide
 // as the longest needs (leftPadding, in an init directive, which every
 // Mermaid since 8 reads, where front matter needs 10.5), so that no label
@@ -48,6 +49,9 @@ func gantt(b *strings.Builder, tl budget.Timeline, rows []chartRow) {
 	}
 	fmt.Fprintf(b, "    section %s\n", deadlineSection)
 	fmt.Fprintf(b, "    grace period ends :milestone, %d, %d\n", millis(tl.Grace), millis(tl.Grace))
+	if tl.Tail > 0 {
+		fmt.Fprintf(b, "    tail %ds :%d, %d\n", tl.Tail, millis(tl.Grace), millis(tl.Grace+tl.Tail))
+	}
 	for i, n := range tl.Nodes {
 		tags := ""
 		if n.Cuts {

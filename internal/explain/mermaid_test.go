@@ -130,7 +130,7 @@ func check(t *testing.T, charts, markdown []string) checked {
 // checkedInputs are the inputs whose explanations are read back: golden
 // cases, and names with every character that means something in Markdown
 // or Mermaid.
-var checkedInputs = []string{"deadline-aws-spot", "deadline-karpenter", "deadline-node-shutdown", "budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml"}
+var checkedInputs = []string{"deadline-aws-spot", "deadline-karpenter", "deadline-node-shutdown", "budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml", "testdata/grace-tail.yaml"}
 
 // input reads a golden case, or a ResourceList in testdata.
 func input(t *testing.T, name string) []byte {
@@ -217,8 +217,9 @@ func TestMermaidDrawsTheTimeline(t *testing.T) {
 }
 
 // chartOf is the chart a workload's timeline should give: a task per bar,
-// then the grace deadline and each node deadline (with the sidecars' 2 s
-// tail after it); the sections in that order, once each, each
+// then the grace deadline and each node deadline (each with the 2 s tail
+// of kubelet's minimum grace after it where the timeline has one); the
+// sections in that order, once each, each
 // named by its label in labels, else by the row's name.
 func chartOf(wl explain.Workload, labels map[string]string) mermaidChart {
 	c := mermaidChart{Title: report.Escape(wl.Name) + ": shutdown"}
@@ -243,6 +244,9 @@ func chartOf(wl explain.Workload, labels map[string]string) mermaidChart {
 		section(task.Section)
 	}
 	c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: "grace period ends", Start: wl.Grace * 1000, End: wl.Grace * 1000, Milestone: true})
+	if wl.Tail > 0 {
+		c.Tasks = append(c.Tasks, mermaidTask{Section: "deadline", Task: fmt.Sprintf("tail %ds", wl.Tail), Start: wl.Grace * 1000, End: (wl.Grace + wl.Tail) * 1000})
+	}
 	for i, n := range wl.Nodes {
 		task := "node deadline"
 		if len(wl.Nodes) > 1 {
