@@ -8,13 +8,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/e2e/internal/eventlog"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/explain"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
@@ -24,6 +27,13 @@ import (
 // shorter than the app's 12 s preStop.
 const nodeDeadline = 8
 
+// serveAfterTerm is how long the stand-in sidecar of
+// testdata/deadline-pod.yaml serves after its SIGTERM (--serve-after-term):
+// --explain takes a container to leave at its SIGTERM, so where the sidecar
+// exits by itself the test expects its exit this long after the SIGTERM
+// --explain placed.
+const serveAfterTerm = 5
+
 // TestNodeDeadline: the explained timeline is what kubelet does. Ordered
 // and native pods from the function's output are deleted with a grace of
 // the node deadline (what a node going away does) and with their own; the
@@ -31,7 +41,11 @@ const nodeDeadline = 8
 // grace where the deadline cuts it, come within 1 s of where --explain
 // placed them, counted from when kubelet starts the termination (the
 // SIGTERM of a container without a preStop, which --explain places at 0):
-// kubelet starts it a second or so after the API server's deletion.
+// kubelet starts it a second or so after the API server's deletion; and no
+// request of the app fails. The controls run the base pod unmodified, with
+// both graces: its requests fail from the sidecar's exit to the app's
+// SIGTERM, each within 1 s of where --explain of that pod placed them.
+// Ports: the suite's base + 13 to 18, the witnesses' + 57, 58 and 60 to 63.
 func TestNodeDeadline(t *testing.T) {
 	t.Parallel()
 	i := 0
@@ -41,32 +55,61 @@ func TestNodeDeadline(t *testing.T) {
 			i++
 			t.Run(mode+"-"+grace, func(t *testing.T) {
 				t.Parallel()
-				deadlineScenario(t, mode, grace, port)
+				deadlineScenario(t, mode, grace, port, port+47)
 			})
 		}
 	}
+	for j, grace := range []string{"deadline", "own"} {
+		port := suite.portBase + 17 + j
+		t.Run(control+"-"+grace, func(t *testing.T) {
+			t.Parallel()
+			deadlineScenario(t, control, grace, port, suite.portBase+57+j)
+		})
+	}
 }
 
-// expected are the moments --explain gives, in seconds after the deletion.
+// control is the mode of the scenario that runs the base pod unmodified.
+const control = "control"
+
+// expected are the moments --explain gives, in seconds after the
+// termination starts.
 type expected struct {
 	appSigterm, proxySigterm float64
 	// proxyKilled is when the sidecar, still serving, is killed; 0 when
 	// it leaves on its own.
 	proxyKilled float64
+	// proxyExit is when the sidecar exits by itself, serveAfterTerm after
+	// its SIGTERM; 0 when it is killed.
+	proxyExit float64
 }
 
-func deadlineScenario(t *testing.T, mode, grace string, port int) {
+func deadlineScenario(t *testing.T, mode, grace string, port, witnessPort int) {
 	r := summary.add(t, "node deadline", mode+", "+grace+" grace")
 	name := fmt.Sprintf("e2e-%s-deadline-%s-%s", suite.runID, mode, grace)
 	dir := filepath.Join(suite.artifacts, "deadline-"+mode+"-"+grace)
 	vars := podVars(name, port)
-	vars["MODE"], vars["DEADLINE"], vars["WITNESS_PORT"] = mode, fmt.Sprintf("%ds", nodeDeadline), strconv.Itoa(port+47)
-	base, cfg := render(t, "deadline-pod.yaml", vars), render(t, "deadline.yaml", vars)
+	vars["MODE"], vars["DEADLINE"], vars["WITNESS_PORT"] = mode, fmt.Sprintf("%ds", nodeDeadline), strconv.Itoa(witnessPort)
+	config := "deadline.yaml"
+	if mode == control {
+		config = "deadline-control.yaml"
+	}
+	base, cfg := render(t, "deadline-pod.yaml", vars), render(t, config, vars)
 	items, results := runFunction(t, dir, base, cfg)
 	requireResult(t, results, "warning", "may land on short-lived nodes", "Its shutdown is cut at 8s")
 	var out corev1.Pod
 	decodeNode(t, onlyItem(t, items), &out)
-	want := explained(t, dir, base, cfg, grace)
+	if mode == control {
+		nodes, err := kio.FromBytes(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in corev1.Pod
+		decodeNode(t, onlyItem(t, nodes), &in)
+		if !reflect.DeepEqual(in, out) {
+			t.Fatalf("the function changed the control's pod:\n%s", describe(onlyItem(t, items)))
+		}
+	}
+	want := explained(t, dir, base, cfg, grace, mode == control)
 	manifest := writeNodes(t, dir, "pod.yaml", items)
 
 	ctx, app, proxy := startServing(t, name, manifest)
@@ -93,29 +136,73 @@ func deadlineScenario(t *testing.T, mode, grace string, port int) {
 	}
 	near("the app got SIGTERM", appSigterm.Time, want.appSigterm)
 	near("the sidecar got SIGTERM", proxySigterm.Time, want.proxySigterm)
+
+	// The app's requests from the deletion on: it sends until its SIGTERM,
+	// so its last request comes then.
+	_, draining := requests(appEvents, deleted)
+	r.ok, r.failed = tally(draining)
+	if !r.check(len(draining) > 0, "no request after the deletion") {
+		r.done()
+		return
+	}
+	last := draining[len(draining)-1]
+	near("the app's last request", last.Time, want.appSigterm)
+	if mode == control {
+		deadlineControl(r, want, zero, deleted, near, draining, proxyEvents, appSigterm.Time, proxySigterm.Time)
+		return
+	}
+	r.check(r.failed == 0, "%d of %d requests failed after the deletion; first: %s", r.failed, len(draining), reason(firstFailure(draining)))
+
 	s := status(pod, "proxy")
 	if !r.check(s != nil && s.State.Terminated != nil, "no terminated status for the sidecar: %s", podSummary(pod)) {
 		r.done()
 		return
 	}
-	finished := containerFinished(t, name, "proxy", s.State.Terminated.FinishedAt.Time)
+	// The sidecar is gone when containerd says it finished where it is
+	// killed, when it logged its exit where it exits by itself.
+	gone, wantGone := containerFinished(t, name, "proxy", s.State.Terminated.FinishedAt.Time), want.proxyKilled
 	if want.proxyKilled > 0 {
-		near("the sidecar was killed", finished, want.proxyKilled)
+		near("the sidecar was killed", gone, want.proxyKilled)
 		r.check(first(proxyEvents, "exit") == nil, "the sidecar exited by itself, while --explain said it is killed at %.0fs", want.proxyKilled)
-	} else {
-		r.check(first(proxyEvents, "exit") != nil, "the sidecar did not exit by itself: %s", podSummary(pod))
+	} else if exit := first(proxyEvents, "exit"); r.check(exit != nil, "the sidecar did not exit by itself: %s", podSummary(pod)) {
+		near("the sidecar exited", exit.Time, want.proxyExit)
+		gone, wantGone = exit.Time, want.proxyExit
 	}
-	r.observed = fmt.Sprintf("termination started %s after the deletion; then app SIGTERM %s, sidecar SIGTERM %s, sidecar gone %s (explained: %.0fs, %.0fs, %.0fs)",
-		secs(zero.Sub(deleted)), secs(appSigterm.Time.Sub(zero)), secs(proxySigterm.Time.Sub(zero)), secs(finished.Sub(zero)), want.appSigterm, want.proxySigterm, want.proxyKilled)
+	r.observed = fmt.Sprintf("termination started %s after the deletion; then app SIGTERM %s, sidecar SIGTERM %s, sidecar gone %s (explained: %.0fs, %.0fs, %.0fs); last request %s, none failed",
+		secs(zero.Sub(deleted)), secs(appSigterm.Time.Sub(zero)), secs(proxySigterm.Time.Sub(zero)), secs(gone.Sub(zero)), want.appSigterm, want.proxySigterm, wantGone, secs(last.Time.Sub(zero)))
 	r.done()
+}
+
+// deadlineControl checks the control's loss against its explanation: the
+// sidecar, a plain container, exits serveAfterTerm after its SIGTERM; from
+// then on the app's requests fail, until its own SIGTERM ends them.
+func deadlineControl(r *row, want expected, zero, deleted time.Time, near func(string, time.Time, float64), draining, proxyEvents []eventlog.Event, appSigterm, proxySigterm time.Time) {
+	defer r.done()
+	exit := first(proxyEvents, "exit")
+	if !r.check(exit != nil, "the sidecar did not exit by itself") {
+		return
+	}
+	near("the sidecar exited", exit.Time, want.proxyExit)
+	failed := firstFailure(draining)
+	if !r.check(r.failed > 0 && failed != nil, "no request failed after the deletion: the control shows nothing") {
+		return
+	}
+	near("the first request failed", failed.Time, want.proxyExit)
+	last := draining[len(draining)-1]
+	r.check(last.Fields["result"] != "ok", "the app's last request succeeded: the failures ended before its SIGTERM")
+	r.observed = fmt.Sprintf("termination started %s after the deletion; sidecar SIGTERM %s, exit %s; requests failed from %s (%s) to %s; app SIGTERM %s (explained: %.0fs, %.0fs, %.0fs)",
+		secs(zero.Sub(deleted)), secs(proxySigterm.Sub(zero)), secs(exit.Time.Sub(zero)), secs(failed.Time.Sub(zero)), reason(failed), secs(last.Time.Sub(zero)),
+		secs(appSigterm.Sub(zero)), want.proxySigterm, want.proxyExit, want.appSigterm)
 }
 
 // explained runs --explain on the base pod with the config and reads the
 // moments it gives: with the deadline's grace, the node deadline (SIGTERM
 // to every container still in its preStop and to the native sidecars, the
 // sidecar killed after the tail); with the pod's own, each container's
-// SIGTERM.
-func explained(t *testing.T, dir string, base, cfg []byte, grace string) expected {
+// SIGTERM. In the control the sidecar is a plain container without a
+// preStop: its SIGTERM is at 0 whatever the grace, and it exits
+// serveAfterTerm later, before the node deadline.
+func explained(t *testing.T, dir string, base, cfg []byte, grace string, isControl bool) expected {
 	t.Helper()
 	rl, err := krmtest.ResourceList(base, cfg)
 	if err != nil {
@@ -131,15 +218,28 @@ func explained(t *testing.T, dir string, base, cfg []byte, grace string) expecte
 		fmt.Fprintf(&text, "%d %s\n", m.At, m.Text)
 	}
 	save(t, dir, "explain.txt", []byte(text.String()))
-	if grace == "deadline" {
-		if len(tl.Nodes) != 1 || tl.Nodes[0].Tail == 0 {
-			t.Fatalf("explain draws no node deadline with a tail:\n%s", text.String())
+	if grace == "deadline" && (len(tl.Nodes) != 1 || tl.Nodes[0].Tail == 0) {
+		t.Fatalf("explain draws no node deadline with a tail:\n%s", text.String())
+	}
+	if isControl {
+		e := expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"), proxySigterm: at(t, tl, "proxy: no preStop; SIGTERM")}
+		if grace == "deadline" {
+			e.appSigterm = float64(tl.Nodes[0].At)
 		}
+		e.proxyExit = e.proxySigterm + serveAfterTerm
+		if e.proxyExit >= e.appSigterm {
+			t.Fatalf("explain has the control's sidecar leave at %.0fs, not before the app's SIGTERM at %.0fs: the control would show nothing:\n%s", e.proxyExit, e.appSigterm, text.String())
+		}
+		return e
+	}
+	if grace == "deadline" {
 		n := tl.Nodes[0]
 		return expected{appSigterm: float64(n.At), proxySigterm: float64(n.At), proxyKilled: float64(n.At + n.Tail)}
 	}
-	return expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"),
+	e := expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"),
 		proxySigterm: at(t, tl, "proxy (sidecar): preStop ends; SIGTERM", "proxy (sidecar): no preStop; SIGTERM")}
+	e.proxyExit = e.proxySigterm + serveAfterTerm
+	return e
 }
 
 // at is the moment of the first mark whose text starts with one of the prefixes.
