@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,6 +115,11 @@ func deadlineScenario(t *testing.T, mode, grace string, port, witnessPort int) {
 
 	ctx, app, proxy := startServing(t, name, manifest)
 	witness := follow(ctx, name, "witness", 3*time.Minute)
+	var finish *finishWatch // the sidecar's, which the control does not time
+	if mode != control {
+		finish = watchFinish(name, "proxy")
+		t.Cleanup(finish.close)
+	}
 	args := []string{"delete", "pod", name, "-n", suite.namespace, "--wait=false"}
 	if grace == "deadline" {
 		args = append(args, fmt.Sprintf("--grace-period=%d", nodeDeadline))
@@ -160,7 +166,7 @@ func deadlineScenario(t *testing.T, mode, grace string, port, witnessPort int) {
 	}
 	// The sidecar is gone when containerd says it finished where it is
 	// killed, when it logged its exit where it exits by itself.
-	gone, wantGone := containerFinished(t, name, "proxy", s.State.Terminated.FinishedAt.Time), want.proxyKilled
+	gone, wantGone := finish.finishedAt(t, s.State.Terminated.FinishedAt.Time), want.proxyKilled
 	if want.proxyKilled > 0 {
 		near("the sidecar was killed", gone, want.proxyKilled)
 		r.check(first(proxyEvents, "exit") == nil, "the sidecar exited by itself, while --explain said it is killed at %.0fs", want.proxyKilled)
@@ -256,16 +262,74 @@ func at(t *testing.T, tl budget.Timeline, prefixes ...string) float64 {
 	return 0
 }
 
-// containerFinished is when the container finished, in nanoseconds from
-// containerd (cristatus, see the local-kube README) where it is there,
-// else the pod status's whole second.
-func containerFinished(t *testing.T, pod, container string, fallback time.Time) time.Time {
-	t.Helper()
+// finishWatch polls cristatus (see the local-kube README) from the
+// deletion on and keeps a container's finish time, in nanoseconds from
+// containerd: kubelet removes a deleted pod's exited containers soon after
+// they stop, and their times with them, so one look after the pod has
+// stopped may find nothing.
+type finishWatch struct {
+	pod, container string
+	once           sync.Once
+	stop, done     chan struct{}
+	mu             sync.Mutex
+	finished       time.Time
+	err            error
+}
+
+// watchFinish starts polling, every 500 ms, until finishedAt or close.
+func watchFinish(pod, container string) *finishWatch {
+	w := &finishWatch{pod: pod, container: container, stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for {
+			w.sample()
+			select {
+			case <-w.stop:
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}()
+	return w
+}
+
+// sample reads cristatus once.
+func (w *finishWatch) sample() {
 	out, err := runCristatus()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err != nil {
-		t.Logf("cristatus: %v; the pod status's whole second is used", err)
+		w.err = err
+		return
+	}
+	if at, ok := finishedIn(out, w.pod, w.container, time.Now()); ok {
+		w.finished = at
+	}
+}
+
+// close stops the polling and waits for it to end.
+func (w *finishWatch) close() {
+	w.once.Do(func() { close(w.stop) })
+	<-w.done
+}
+
+// finishedAt stops the polling and returns the container's finish time,
+// else fallback, the pod status's whole second.
+func (w *finishWatch) finishedAt(t *testing.T, fallback time.Time) time.Time {
+	t.Helper()
+	w.close()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished.IsZero() {
+		t.Logf("cristatus did not list %s of %s finished (last error: %v): the pod status's whole second is used", w.container, w.pod, w.err)
 		return fallback
 	}
+	return w.finished
+}
+
+// finishedIn reads from cristatus's output when the container of the pod
+// finished; its times are of the day, taken to be at most 12 h after now.
+func finishedIn(out, pod, container string, now time.Time) (time.Time, bool) {
 	for _, line := range strings.Split(out, "\n") {
 		if !strings.Contains(line, " pod="+suite.namespace+"/"+pod+" ") || !strings.Contains(line, " container="+container+" ") {
 			continue
@@ -278,14 +342,14 @@ func containerFinished(t *testing.T, pod, container string, fallback time.Time) 
 		if err != nil {
 			continue
 		}
-		day := fallback.UTC()
+		day := now.UTC()
 		got := time.Date(day.Year(), day.Month(), day.Day(), clock.Hour(), clock.Minute(), clock.Second(), clock.Nanosecond(), time.UTC)
 		if got.Sub(day) > 12*time.Hour {
 			got = got.Add(-24 * time.Hour)
 		}
-		return got
+		return got, true
 	}
-	return fallback
+	return time.Time{}, false
 }
 
 // runCristatus runs $LOCAL_KUBE_ROOT/bin/cristatus.
