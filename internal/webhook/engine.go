@@ -5,16 +5,16 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
-// admit runs the engine over one admitted pod, with its Namespace (nil
+// admit runs the engine (an admission Transformer, see
+// engine.NewAdmission) over one admitted pod, with its Namespace (nil
 // when unknown) noted first, exactly as a ResourceList holding the two
 // would be run, except that a pod a controller creates is edited: the pod
 // the run writes, its results, and whether the pod changed. This is the
-// webhook's only call into the engine.
-func admit(cfg *config.SidecarLifecycle, ns *yaml.RNode, pod *yaml.RNode) (patched *yaml.RNode, results fn.Results, changed bool) {
-	e := engine.NewAdmission(cfg).Start()
+// webhook's only call into the engine beside SetConfig's NewAdmission.
+func admit(t *engine.Transformer, ns *yaml.RNode, pod *yaml.RNode) (patched *yaml.RNode, results fn.Results, changed bool) {
+	e := t.Start()
 	if ns != nil {
 		e.Note(ns)
 	}

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -21,7 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -41,9 +40,10 @@ const (
 
 // Handler serves /mutate and /validate with the current config.
 type Handler struct {
-	// cfg is the config /mutate uses; check is it with action validate,
-	// for /validate, as the validate verb runs it.
-	cfg, check atomic.Pointer[config.SidecarLifecycle]
+	// mutate runs the config /mutate uses; check runs it with action
+	// validate, for /validate, as the validate verb runs it. Each review
+	// is a run of its own; what a config derives is derived once.
+	mutate, check atomic.Pointer[engine.Transformer]
 	// Namespace returns the Namespace of that name as a KRM item, or nil.
 	Namespace func(name string) *yaml.RNode
 	// ValidationAction is Warn, Deny or Audit.
@@ -51,7 +51,7 @@ type Handler struct {
 	Log              *slog.Logger
 	Metrics          *Metrics
 	// admit is the engine call; tests replace it to fault it.
-	admit func(*config.SidecarLifecycle, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool)
+	admit func(*engine.Transformer, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool)
 }
 
 // NewHandler returns a Handler for cfg (the catalog's defaults when nil).
@@ -75,12 +75,12 @@ func NewHandler(cfg *config.SidecarLifecycle, log *slog.Logger, m *Metrics) (*Ha
 func (h *Handler) SetConfig(cfg *config.SidecarLifecycle) {
 	check := *cfg
 	check.Spec.Action = config.ActionValidate
-	h.check.Store(&check)
-	h.cfg.Store(cfg)
+	h.check.Store(engine.NewAdmission(&check))
+	h.mutate.Store(engine.NewAdmission(cfg))
 }
 
 // Config is the config reviews use now.
-func (h *Handler) Config() *config.SidecarLifecycle { return h.cfg.Load() }
+func (h *Handler) Config() *config.SidecarLifecycle { return h.mutate.Load().Config }
 
 // Mutate is the /mutate handler.
 func (h *Handler) Mutate() http.Handler { return h.serve("/mutate", true) }
@@ -102,7 +102,7 @@ func (h *Handler) serve(path string, mutate bool) http.Handler {
 			http.Error(w, "POST an AdmissionReview", http.StatusMethodNotAllowed)
 			return
 		}
-		review, err := readReview(r.Body)
+		review, object, err := readReview(r.Body)
 		if err != nil {
 			outcome = "bad_request"
 			h.Log.Warn("review refused", "path", path, "reason", err.Error())
@@ -115,7 +115,7 @@ func (h *Handler) serve(path string, mutate bool) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), timeout)
 		defer cancel()
-		resp, out := h.review(ctx, path, review.Request, mutate)
+		resp, out := h.review(ctx, path, review.Request, object, mutate)
 		outcome = out
 		review.Response = resp
 		review.Request = nil
@@ -126,34 +126,11 @@ func (h *Handler) serve(path string, mutate bool) http.Handler {
 	})
 }
 
-// readReview decodes an AdmissionReview v1 with a request, or returns
-// errNotReview (wrapped) for anything else.
-func readReview(body io.Reader) (*admissionv1.AdmissionReview, error) {
-	b, err := io.ReadAll(io.LimitReader(body, MaxRequestBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errNotReview, err)
-	}
-	if len(b) > MaxRequestBytes {
-		return nil, fmt.Errorf("%w: body over %d bytes", errNotReview, MaxRequestBytes)
-	}
-	var review admissionv1.AdmissionReview
-	if err := json.Unmarshal(b, &review); err != nil {
-		return nil, fmt.Errorf("%w: %v", errNotReview, err)
-	}
-	if review.APIVersion != "admission.k8s.io/v1" || review.Kind != "AdmissionReview" {
-		return nil, fmt.Errorf("%w: apiVersion %q kind %q", errNotReview, review.APIVersion, review.Kind)
-	}
-	if review.Request == nil {
-		return nil, fmt.Errorf("%w: no request", errNotReview)
-	}
-	return &review, nil
-}
-
 // review answers one request: never a refusal unless Deny was asked for
 // and the pod has findings. The outcome names the metric's label.
-func (h *Handler) review(ctx context.Context, path string, req *admissionv1.AdmissionRequest, mutate bool) (*admissionv1.AdmissionResponse, string) {
+func (h *Handler) review(ctx context.Context, path string, req *admissionv1.AdmissionRequest, object *yaml.Node, mutate bool) (*admissionv1.AdmissionResponse, string) {
 	resp := &admissionv1.AdmissionResponse{UID: req.UID, Allowed: true}
-	if req.Kind.Kind != "Pod" || req.Kind.Group != "" || len(req.Object.Raw) == 0 {
+	if req.Kind.Kind != "Pod" || req.Kind.Group != "" || object == nil {
 		resp.Warnings = []string{fmt.Sprintf("sidecar-lifecycle: %s/%s is not a Pod; admitted unchanged", req.Kind.Group, req.Kind.Kind)}
 		h.Log.Warn("review skipped", "path", path, "uid", req.UID, "kind", req.Kind.Kind)
 		return resp, "skipped"
@@ -174,7 +151,7 @@ func (h *Handler) review(ctx context.Context, path string, req *admissionv1.Admi
 				done <- answer{err: fmt.Errorf("internal error: %v", p)}
 			}
 		}()
-		patch, findings, err := h.run(req, mutate)
+		patch, findings, err := h.run(req, object, mutate)
 		done <- answer{patch, findings, err}
 	}()
 	var a answer
@@ -219,19 +196,14 @@ func (h *Handler) review(ctx context.Context, path string, req *admissionv1.Admi
 	return resp, "warned"
 }
 
-// run decodes the pod, runs the engine and returns the JSONPatch from the
-// admitted pod to the written one (nil when nothing changed) and the
-// findings: the results that are warnings or errors.
-func (h *Handler) run(req *admissionv1.AdmissionRequest, mutate bool) ([]byte, []string, error) {
-	raw := req.Object.Raw
-	node, err := yamlio.DecodeJSON(raw)
-	if err == nil && node.Kind != yaml.MappingNode {
-		err = errors.New("not a JSON object")
+// run runs the engine over the admitted pod and returns the JSONPatch from
+// it to the written one (nil when nothing changed) and the findings: the
+// results that are warnings or errors.
+func (h *Handler) run(req *admissionv1.AdmissionRequest, object *yaml.Node, mutate bool) ([]byte, []string, error) {
+	if object.Kind != yaml.MappingNode {
+		return nil, nil, errors.New("decoding the pod: not a JSON object")
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("decoding the pod: %w", err)
-	}
-	pod := yaml.NewRNode(node)
+	pod := yaml.NewRNode(object)
 	if pod.GetNamespace() == "" && req.Namespace != "" {
 		// The API server fills metadata.namespace after admission; the
 		// engine reads it to find the Namespace's switches.
@@ -243,11 +215,11 @@ func (h *Handler) run(req *admissionv1.AdmissionRequest, mutate bool) ([]byte, [
 	if h.Namespace != nil && req.Namespace != "" {
 		ns = h.Namespace(req.Namespace)
 	}
-	cfg := h.cfg.Load()
+	t := h.mutate.Load()
 	if !mutate {
-		cfg = h.check.Load()
+		t = h.check.Load()
 	}
-	patched, results, changed := h.admit(cfg, ns, pod)
+	patched, results, changed := h.admit(t, ns, pod)
 	findings := findingsOf(results)
 	if !changed {
 		return nil, findings, nil

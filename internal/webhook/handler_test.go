@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/driver"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/engine"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -210,7 +211,7 @@ func TestWebhookPatchIsMutate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, results, changed := admit(h.Config(), nil, rn)
+	_, results, changed := admit(engine.NewAdmission(h.Config()), nil, rn)
 	if !changed || !reflect.DeepEqual(resultLines(results), wantResults) {
 		t.Errorf("admit results (changed %v)\n%q\nwant\n%q", changed, resultLines(results), wantResults)
 	}
@@ -304,7 +305,7 @@ func TestWebhookBadInput(t *testing.T) {
 		t.Errorf("pod that does not decode: %+v", resp)
 	}
 
-	h.admit = func(*config.SidecarLifecycle, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool) {
+	h.admit = func(*engine.Transformer, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool) {
 		panic("boom")
 	}
 	_, resp := post(t, h.Mutate(), reviewBody(t, "p", podJSON(t)))
@@ -312,7 +313,7 @@ func TestWebhookBadInput(t *testing.T) {
 		t.Errorf("panic: %+v", resp)
 	}
 
-	h.admit = func(*config.SidecarLifecycle, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool) {
+	h.admit = func(*engine.Transformer, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool) {
 		time.Sleep(time.Second)
 		return nil, nil, false
 	}
@@ -330,27 +331,43 @@ func TestWebhookBadInput(t *testing.T) {
 	}
 }
 
-// FuzzWebhookHandler: no body makes the handler crash, answer other than
-// 200 or 4xx, or answer a review without its uid.
+// FuzzWebhookHandler: no body makes the handler crash or answer other
+// than 200 or 4xx; a review as the API server writes it (the body as
+// encoding/json reads it, written back) is answered with its uid.
 func FuzzWebhookHandler(f *testing.F) {
 	f.Add(reviewBody(f, "f", podJSON(f)))
 	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"x","kind":{"kind":"Pod","version":"v1"},"operation":"CREATE","object":{"spec":{"containers":[{"name":"a"},null]}}}}`))
 	f.Add([]byte(`{}`))
 	h := newHandler(f, loadPolicy(f, string(read(f, "policy.yaml"))))
 	f.Fuzz(func(t *testing.T, body []byte) {
+		type send struct {
+			body []byte
+			// review is set for a review as the API server writes it.
+			review bool
+		}
+		sends := []send{{body: body}}
+		var in admissionv1.AdmissionReview
+		if json.Unmarshal(body, &in) == nil && in.Request != nil && in.APIVersion == "admission.k8s.io/v1" && in.Kind == "AdmissionReview" {
+			canonical, err := json.Marshal(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sends = append(sends, send{canonical, true})
+		}
 		for _, hh := range []http.Handler{h.Mutate(), h.Validate()} {
-			rec := httptest.NewRecorder()
-			hh.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body)))
-			if rec.Code != http.StatusOK && rec.Code != http.StatusBadRequest {
-				t.Fatalf("status %d", rec.Code)
-			}
-			if rec.Code != http.StatusOK {
-				continue
-			}
-			var in, out admissionv1.AdmissionReview
-			_ = json.Unmarshal(body, &in)
-			if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Response == nil || out.Response.UID != in.Request.UID {
-				t.Fatalf("response %s", rec.Body)
+			for _, s := range sends {
+				rec := httptest.NewRecorder()
+				hh.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(s.body)))
+				switch {
+				case rec.Code == http.StatusBadRequest && !s.review:
+					continue
+				case rec.Code != http.StatusOK:
+					t.Fatalf("status %d for %s", rec.Code, s.body)
+				}
+				var out admissionv1.AdmissionReview
+				if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Response == nil || s.review && out.Response.UID != in.Request.UID {
+					t.Fatalf("response %s", rec.Body)
+				}
 			}
 		}
 	})

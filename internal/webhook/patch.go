@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"strconv"
-	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -17,7 +16,7 @@ import (
 // list is one operation.
 func jsonPatch(from, to *yaml.Node) ([]byte, error) {
 	p := &patch{}
-	if err := p.diff(from, to, ""); err != nil {
+	if err := p.diff(from, to); err != nil {
 		return nil, err
 	}
 	if len(p.b) == 0 {
@@ -26,23 +25,24 @@ func jsonPatch(from, to *yaml.Node) ([]byte, error) {
 	return append(p.b, ']'), nil
 }
 
-// patch is the operations written so far, as JSON.
-type patch struct{ b []byte }
+// patch is the operations written so far, as JSON, and the JSON Pointer
+// of the node being compared, grown and cut back as the walk goes.
+type patch struct{ b, path []byte }
 
-// op appends one operation; value is nil for "remove".
-func (p *patch) op(op, path string, value *yaml.Node) error {
+// op appends one operation at the current path; value is nil for "remove".
+func (p *patch) op(op string, value *yaml.Node) error {
 	if len(p.b) == 0 {
 		p.b = append(p.b, '[')
 	} else {
 		p.b = append(p.b, ',')
 	}
-	p.b = append(p.b, `{"op":"`+op+`","path":`...)
-	var err error
-	if p.b, err = yamlio.AppendJSON(p.b, &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: path}); err != nil {
-		return err
-	}
+	p.b = append(p.b, `{"op":"`...)
+	p.b = append(p.b, op...)
+	p.b = append(p.b, `","path":`...)
+	p.b = yamlio.AppendJSONString(p.b, string(p.path))
 	if value != nil {
 		p.b = append(p.b, `,"value":`...)
+		var err error
 		if p.b, err = yamlio.AppendJSON(p.b, value); err != nil {
 			return err
 		}
@@ -51,47 +51,63 @@ func (p *patch) op(op, path string, value *yaml.Node) error {
 	return nil
 }
 
-func (p *patch) diff(from, to *yaml.Node, path string) error {
+func (p *patch) diff(from, to *yaml.Node) error {
 	from, to = resolve(from), resolve(to)
 	switch {
 	case from.Kind == yaml.MappingNode && to.Kind == yaml.MappingNode:
-		return p.diffMapping(from, to, path)
+		return p.diffMapping(from, to)
 	case from.Kind == yaml.SequenceNode && to.Kind == yaml.SequenceNode && samePlaces(from, to):
 		for i := range from.Content {
-			if err := p.diff(from.Content[i], to.Content[i], path+"/"+strconv.Itoa(i)); err != nil {
+			n := len(p.path)
+			p.path = strconv.AppendInt(append(p.path, '/'), int64(i), 10)
+			if err := p.diff(from.Content[i], to.Content[i]); err != nil {
 				return err
 			}
+			p.path = p.path[:n]
 		}
 		return nil
 	case from.Kind == yaml.ScalarNode && to.Kind == yaml.ScalarNode && sameScalar(from, to):
 		return nil
 	}
-	return p.op("replace", path, to)
+	return p.op("replace", to)
 }
 
-func (p *patch) diffMapping(from, to *yaml.Node, path string) error {
-	old := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(from.Content); i += 2 {
-		old[from.Content[i].Value] = from.Content[i+1]
-	}
-	seen := map[string]bool{}
+// diffMapping compares two mappings key by key. Keys are looked up by a
+// scan: an object's mappings are small.
+func (p *patch) diffMapping(from, to *yaml.Node) error {
 	for i := 0; i+1 < len(to.Content); i += 2 {
 		k, v := to.Content[i].Value, to.Content[i+1]
-		seen[k] = true
-		at := path + "/" + escape(k)
-		if o, ok := old[k]; ok {
-			if err := p.diff(o, v, at); err != nil {
-				return err
-			}
-		} else if err := p.op("add", at, v); err != nil {
+		n := len(p.path)
+		p.path = appendToken(append(p.path, '/'), k)
+		var err error
+		if o := lookup(from, k); o != nil {
+			err = p.diff(o, v)
+		} else {
+			err = p.op("add", v)
+		}
+		if err != nil {
 			return err
 		}
+		p.path = p.path[:n]
 	}
 	for i := 0; i+1 < len(from.Content); i += 2 {
-		if k := from.Content[i].Value; !seen[k] {
-			if err := p.op("remove", path+"/"+escape(k), nil); err != nil {
+		if k := from.Content[i].Value; lookup(to, k) == nil {
+			n := len(p.path)
+			p.path = appendToken(append(p.path, '/'), k)
+			if err := p.op("remove", nil); err != nil {
 				return err
 			}
+			p.path = p.path[:n]
+		}
+	}
+	return nil
+}
+
+// lookup is the value of key k in mapping m, or nil.
+func lookup(m *yaml.Node, k string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == k {
+			return m.Content[i+1]
 		}
 	}
 	return nil
@@ -145,5 +161,17 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// escape is a key as a JSON Pointer token (RFC 6901).
-func escape(k string) string { return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1") }
+// appendToken appends a key as a JSON Pointer token (RFC 6901).
+func appendToken(b []byte, k string) []byte {
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '~':
+			b = append(b, "~0"...)
+		case '/':
+			b = append(b, "~1"...)
+		default:
+			b = append(b, k[i])
+		}
+	}
+	return b
+}

@@ -363,7 +363,7 @@ func AppendJSON(b []byte, n *yaml.Node) ([]byte, error) {
 			if key.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("a key that is not a string cannot be written as JSON (line %d)", key.Line)
 			}
-			b = appendJSONString(b, key.Value)
+			b = AppendJSONString(b, key.Value)
 			b = append(b, ':')
 			if b, err = AppendJSON(b, n.Content[i+1]); err != nil {
 				return nil, err
@@ -411,12 +411,12 @@ func appendJSONScalar(b []byte, n *yaml.Node) ([]byte, error) {
 		}
 		return append(b, text...), nil
 	}
-	return appendJSONString(b, n.Value), nil
+	return AppendJSONString(b, n.Value), nil
 }
 
-// appendJSONString appends s as a JSON string: as it is between quotes
+// AppendJSONString appends s as a JSON string: as it is between quotes
 // when nothing in it needs escaping, else as encoding/json escapes it.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			text, _ := json.Marshal(s) // a string always marshals
@@ -430,9 +430,11 @@ func appendJSONString(b []byte, s string) []byte {
 
 // DecodeJSON reads one JSON value into the node the YAML parser would make
 // of it (flow mappings and sequences, scalars tagged as JSON types them),
-// without the YAML parser: the webhook's admitted objects are JSON.
+// without the YAML parser: the webhook's admitted objects are JSON. The
+// nodes, their lists and their strings are cut from a few large blocks,
+// and a string without an escape shares the text's one copy.
 func DecodeJSON(text []byte) (*yaml.Node, error) {
-	r := &jsonReader{b: text}
+	r := &jsonReader{b: text, s: string(text)}
 	n, err := r.value(0)
 	if err != nil {
 		return nil, err
@@ -446,10 +448,42 @@ func DecodeJSON(text []byte) (*yaml.Node, error) {
 // maxJSONDepth bounds nesting, as encoding/json does.
 const maxJSONDepth = 10000
 
-// jsonReader reads JSON text from b at i.
+// jsonReader reads JSON text from b (and s, the same text) at i.
 type jsonReader struct {
 	b []byte
+	s string
 	i int
+	// nodes and lists are blocks the nodes and their Content are cut
+	// from; stack holds the children of the containers being read.
+	nodes []yaml.Node
+	lists []*yaml.Node
+	stack []*yaml.Node
+}
+
+// node returns a new node cut from the current block, its fields set one
+// by one (cheaper for the collector than copying a whole node in).
+func (r *jsonReader) node(kind yaml.Kind, tag, value string, style yaml.Style) *yaml.Node {
+	if len(r.nodes) == 0 {
+		r.nodes = make([]yaml.Node, max(64, len(r.b)/9)) // about a node per 10 bytes of a compact object
+	}
+	n := &r.nodes[0]
+	r.nodes = r.nodes[1:]
+	n.Kind, n.Tag, n.Value, n.Style = kind, tag, value, style
+	return n
+}
+
+// list moves the children read since mark off the stack into a list of
+// their own, whose capacity is its length, so that an append to it
+// never writes over its neighbour's.
+func (r *jsonReader) list(mark int) []*yaml.Node {
+	n := len(r.stack) - mark
+	if n > cap(r.lists)-len(r.lists) {
+		r.lists = make([]*yaml.Node, 0, max(n, 64, len(r.b)/9))
+	}
+	start := len(r.lists)
+	r.lists = append(r.lists, r.stack[mark:]...)
+	r.stack = r.stack[:mark]
+	return r.lists[start:len(r.lists):len(r.lists)]
 }
 
 func (r *jsonReader) fail(what string) error { return fmt.Errorf("JSON: %s at offset %d", what, r.i) }
@@ -474,7 +508,7 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 		return r.container(depth)
 	case c == '"':
 		s, err := r.string()
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s, Style: yaml.DoubleQuotedStyle}, err
+		return r.node(yaml.ScalarNode, yaml.NodeTagString, s, yaml.DoubleQuotedStyle), err
 	case c == '-' || c >= '0' && c <= '9':
 		start := r.i
 		for r.i < len(r.b) && strings.IndexByte("+-.0123456789eE", r.b[r.i]) >= 0 {
@@ -488,12 +522,12 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 		if bytes.ContainsAny(num, ".eE") {
 			tag = yaml.NodeTagFloat
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(num)}, nil
+		return r.node(yaml.ScalarNode, tag, r.s[start:r.i], 0), nil
 	}
 	for _, lit := range []struct{ text, tag string }{{"true", yaml.NodeTagBool}, {"false", yaml.NodeTagBool}, {"null", yaml.NodeTagNull}} {
-		if bytes.HasPrefix(r.b[r.i:], []byte(lit.text)) {
+		if strings.HasPrefix(r.s[r.i:], lit.text) {
 			r.i += len(lit.text)
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.text}, nil
+			return r.node(yaml.ScalarNode, lit.tag, lit.text, 0), nil
 		}
 	}
 	return nil, r.fail("unexpected character")
@@ -501,12 +535,13 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 
 // container reads an object or an array.
 func (r *jsonReader) container(depth int) (*yaml.Node, error) {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: yaml.NodeTagSeq, Style: yaml.FlowStyle}
+	n := r.node(yaml.SequenceNode, yaml.NodeTagSeq, "", yaml.FlowStyle)
 	end := byte(']')
 	if r.b[r.i] == '{' {
 		n.Kind, n.Tag, end = yaml.MappingNode, yaml.NodeTagMap, '}'
 	}
 	r.i++
+	mark := len(r.stack)
 	for first := true; ; first = false {
 		r.space()
 		if r.i < len(r.b) && r.b[r.i] == end && first {
@@ -521,7 +556,7 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: key})
+			r.stack = append(r.stack, r.node(yaml.ScalarNode, yaml.NodeTagString, key, 0))
 			if r.space(); r.i == len(r.b) || r.b[r.i] != ':' {
 				return nil, r.fail("expected ':'")
 			}
@@ -531,7 +566,7 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Content = append(n.Content, v)
+		r.stack = append(r.stack, v)
 		r.space()
 		if r.i == len(r.b) {
 			return nil, r.fail("unexpected end")
@@ -541,6 +576,7 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 			r.i++
 		case end:
 			r.i++
+			n.Content = r.list(mark)
 			return n, nil
 		default:
 			return nil, r.fail("expected ',' or the container's end")
@@ -566,7 +602,7 @@ func (r *jsonReader) string() (string, error) {
 	}
 	r.i++
 	if plain {
-		return string(r.b[start+1 : r.i-1]), nil
+		return r.s[start+1 : r.i-1], nil
 	}
 	var s string
 	if err := json.Unmarshal(r.b[start:r.i], &s); err != nil {
