@@ -13,6 +13,11 @@ import (
 )
 
 func main() {
-	crashguard.Guard("sidecar-lifecycle") // a crash (out of memory) is one line, not every goroutine's stack
+	// A crash (out of memory) is one line, not every goroutine's stack;
+	// except for the webhook, a server whose crash report is read from its
+	// pod's previous log, where a second process would only take memory.
+	if len(os.Args) < 2 || os.Args[1] != "webhook" {
+		crashguard.Guard("sidecar-lifecycle")
+	}
 	os.Exit(cli.Main())
 }

@@ -1,8 +1,11 @@
 // Command webhook measures the admission webhook as the API server meets
 // it: reviews per second, p50 and p99 latency over kept-alive TLS with
-// concurrent clients, and the process's resident memory after the run,
-// for `sidecar-lifecycle webhook` and, in the same run, a no-op webhook
-// with the same TLS server, decoding and encoding but no engine.
+// concurrent clients, the server's CPU time per review and its resident
+// memory after the run, for `sidecar-lifecycle webhook` and, in the same
+// run, a no-op webhook with the same TLS server, decoding and encoding but
+// no engine. The two alternate for a few rounds, each on a fresh process,
+// and the ratios are the median round's: the load of a shared machine
+// drifts between runs more than within a pair.
 //
 // The review is pod.json: the Pod a ReplicaSet creates from Istio's
 // injected "hello" Deployment (istio/istio
@@ -53,6 +56,7 @@ func main() {
 	function := flag.String("function", "bin/sidecar-lifecycle", "the sidecar-lifecycle binary")
 	reviews := flag.Int("reviews", 10000, "reviews sent to each webhook")
 	clients := flag.Int("clients", 8, "concurrent clients, each on its own kept-alive connection")
+	rounds := flag.Int("rounds", 3, "rounds of the two webhooks, one after the other")
 	noop := flag.Bool("serve-noop", false, "serve the no-op webhook (the benchmark runs itself so)")
 	cert := flag.String("cert-file", "", "with -serve-noop: the certificate")
 	key := flag.String("key-file", "", "with -serve-noop: the key")
@@ -65,14 +69,14 @@ func main() {
 		}
 		return
 	}
-	if err := run(*function, *reviews, *clients); err != nil {
+	if err := run(*function, *reviews, *clients, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "webhook bench:", err)
 		os.Exit(1)
 	}
 }
 
-// run measures both webhooks and prints the table.
-func run(function string, reviews, clients int) error {
+// run measures both webhooks, rounds times, and prints the table.
+func run(function string, reviews, clients, rounds int) error {
 	dir, err := os.MkdirTemp("", "webhook-bench")
 	if err != nil {
 		return err
@@ -110,32 +114,44 @@ func run(function string, reviews, clients int) error {
 	}
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(ca.PEM)
-	fmt.Printf("Admission reviews of a %.1f KB Pod, %d clients over kept-alive TLS, %d reviews each webhook:\n\n", float64(len(body))/1024, clients, reviews)
-	fmt.Println("| webhook | reviews/s | p50 | p99 | resident memory after |")
-	fmt.Println("|---|---:|---:|---:|---:|")
-	var p50s []time.Duration
-	for _, s := range servers {
-		addr, err := freeAddr()
-		if err != nil {
-			return err
+	fmt.Printf("Admission reviews of a %.1f KB Pod, %d clients over kept-alive TLS, %d reviews each webhook, %d rounds:\n\n", float64(len(body))/1024, clients, reviews, rounds)
+	fmt.Println("| round | webhook | reviews/s | p50 | p99 | server CPU per review | resident memory after |")
+	fmt.Println("|---:|---|---:|---:|---:|---:|---:|")
+	var p50, cpu []float64
+	for round := 1; round <= rounds; round++ {
+		var pair [2]result
+		for i, s := range servers {
+			addr, err := freeAddr()
+			if err != nil {
+				return err
+			}
+			cmd := s.cmd(addr)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				return err
+			}
+			r, err := measure(addr, pool, body, reviews, clients, cmd.Process.Pid)
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			_ = cmd.Wait()
+			if err != nil {
+				return fmt.Errorf("%s: %v\n%s", s.name, err, stderr.String())
+			}
+			pair[i] = r
+			fmt.Printf("| %d | %s | %.0f | %s | %s | %s | %.1f MiB |\n", round, s.name, r.rate, ms(r.p50), ms(r.p99), ms(r.cpu), float64(r.rss)/(1<<20))
 		}
-		cmd := s.cmd(addr)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		r, err := measure(addr, pool, body, reviews, clients, cmd.Process.Pid)
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-		if err != nil {
-			return fmt.Errorf("%s: %v\n%s", s.name, err, stderr.String())
-		}
-		p50s = append(p50s, r.p50)
-		fmt.Printf("| %s | %.0f | %s | %s | %.1f MiB |\n", s.name, r.rate, ms(r.p50), ms(r.p99), float64(r.rss)/(1<<20))
+		p50 = append(p50, float64(pair[1].p50)/float64(pair[0].p50))
+		cpu = append(cpu, float64(pair[1].cpu)/float64(pair[0].cpu))
 	}
-	fmt.Printf("\np50 of sidecar-lifecycle / no-op: %.2f\n", float64(p50s[1])/float64(p50s[0]))
+	fmt.Printf("\nsidecar-lifecycle / no-op, median of %d rounds: p50 %.2f, server CPU per review %.2f\n", rounds, median(p50), median(cpu))
 	return nil
+}
+
+// median is the middle value (the upper one of an even count).
+func median(v []float64) float64 {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 // reviewBody is the AdmissionReview of pod.json, compact, as the API
@@ -158,9 +174,9 @@ func reviewBody() ([]byte, error) {
 }
 
 type result struct {
-	rate     float64
-	p50, p99 time.Duration
-	rss      int64
+	rate          float64
+	p50, p99, cpu time.Duration
+	rss           int64
 }
 
 // measure waits for the server, sends a warm-up, then reviews from the
@@ -182,6 +198,10 @@ func measure(addr string, pool *x509.CertPool, body []byte, reviews, clients, pi
 		if err := post(client, url, body, false); err != nil {
 			return result{}, err
 		}
+	}
+	cpuBefore, err := cpuTime(pid)
+	if err != nil {
+		return result{}, err
 	}
 	lat := make([]time.Duration, reviews)
 	var next int64
@@ -218,11 +238,16 @@ func measure(addr string, pool *x509.CertPool, body []byte, reviews, clients, pi
 		return result{}, firstErr
 	}
 	slices.Sort(lat)
+	cpuAfter, err := cpuTime(pid)
+	if err != nil {
+		return result{}, err
+	}
 	rss, err := residentBytes(pid)
 	if err != nil {
 		return result{}, err
 	}
-	return result{rate: float64(reviews) / elapsed.Seconds(), p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], rss: rss}, nil
+	return result{rate: float64(reviews) / elapsed.Seconds(), p50: lat[len(lat)/2], p99: lat[len(lat)*99/100],
+		cpu: (cpuAfter - cpuBefore) / time.Duration(reviews), rss: rss}, nil
 }
 
 // post sends one review and checks the answer allows the pod.
@@ -243,8 +268,73 @@ func post(client *http.Client, url string, body []byte, quiet bool) error {
 	return nil
 }
 
-// residentBytes is VmRSS of the process.
+// tree is the process and its descendants (each thread's children).
+func tree(pid int) []int {
+	out := []int{pid}
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, file := range files {
+		b, _ := os.ReadFile(file)
+		for _, f := range strings.Fields(string(b)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				out = append(out, tree(child)...)
+			}
+		}
+	}
+	return out
+}
+
+// cpuTime is the CPU time the process and its descendants have used,
+// user and system.
+func cpuTime(pid int) (time.Duration, error) {
+	var sum time.Duration
+	for _, p := range tree(pid) {
+		t, err := processCPU(p)
+		if err != nil {
+			return 0, err
+		}
+		sum += t
+	}
+	return sum, nil
+}
+
+// processCPU is one process's CPU time from /proc/<pid>/stat (in clock
+// ticks of 1/100 s, as Linux reports them to user space).
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command, whose parentheses may hold anything.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	var ticks int64
+	for _, s := range f[11:13] { // utime, stime
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}
+
+// residentBytes is the VmRSS of the process and its descendants.
 func residentBytes(pid int) (int64, error) {
+	var sum int64
+	for _, p := range tree(pid) {
+		n, err := processRSS(p)
+		if err != nil {
+			return 0, err
+		}
+		sum += n
+	}
+	return sum, nil
+}
+
+// processRSS is one process's VmRSS.
+func processRSS(pid int) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err

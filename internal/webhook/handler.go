@@ -52,6 +52,8 @@ type Handler struct {
 	Metrics          *Metrics
 	// admit is the engine call; tests replace it to fault it.
 	admit func(*engine.Transformer, *yaml.RNode, *yaml.RNode) (*yaml.RNode, fn.Results, bool)
+	// workers run the reviews.
+	workers *workers
 }
 
 // NewHandler returns a Handler for cfg (the catalog's defaults when nil).
@@ -66,7 +68,7 @@ func NewHandler(cfg *config.SidecarLifecycle, log *slog.Logger, m *Metrics) (*Ha
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{ValidationAction: ActionWarn, Log: log, Metrics: m, admit: admit}
+	h := &Handler{ValidationAction: ActionWarn, Log: log, Metrics: m, admit: admit, workers: newWorkers()}
 	h.SetConfig(cfg)
 	return h, nil
 }
@@ -144,7 +146,7 @@ func (h *Handler) review(ctx context.Context, path string, req *admissionv1.Admi
 		err      error
 	}
 	done := make(chan answer, 1)
-	go func() {
+	h.workers.run(func() {
 		defer func() {
 			if p := recover(); p != nil {
 				h.Log.Error("review panicked", "path", path, "uid", req.UID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -153,7 +155,7 @@ func (h *Handler) review(ctx context.Context, path string, req *admissionv1.Admi
 		}()
 		patch, findings, err := h.run(req, object, mutate)
 		done <- answer{patch, findings, err}
-	}()
+	})
 	var a answer
 	select {
 	case a = <-done:

@@ -59,7 +59,8 @@ func tags(n *yaml.Node) string {
 // FuzzDecodeJSON: DecodeJSON reads what encoding/json finds valid (within
 // its depth), refuses the rest, and AppendJSON writes the same value back.
 func FuzzDecodeJSON(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2.5,"x",true,null]}`, `"\u00e9\n"`, ` [ {} , [] ] `, `{"a":1,}`, `-0.0e+1`} {
+	for _, s := range []string{`{"a":[1,2.5,"x",true,null]}`, `"\u00e9\n"`, ` [ {} , [] ] `, `{"a":1,}`, `-0.0e+1`,
+		`"\ud83d\ude00 \ud83d\u0041 \udc00 \/\b\f\r\t\"\\"`, "\"\xff\xc3\xa9\"", `"\u12"`, `"\x"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -584,29 +586,116 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 	}
 }
 
-// string reads a quoted string; one with an escape, a control character
-// or bytes that are not UTF-8 is read by encoding/json.
+// string reads a quoted string: one with no escape, no control character
+// and only UTF-8 is a part of the text's copy; the others are unquoted as
+// encoding/json unquotes them (an invalid byte or surrogate becomes
+// U+FFFD).
 func (r *jsonReader) string() (string, error) {
 	start := r.i
-	plain := true
+	escaped, ascii := false, true
 	for r.i++; r.i < len(r.b) && r.b[r.i] != '"'; r.i++ {
-		if c := r.b[r.i]; c == '\\' {
-			plain = false
+		switch c := r.b[r.i]; {
+		case c == '\\':
+			escaped = true
 			r.i++
-		} else if c < 0x20 || c >= 0x80 {
-			plain = false
+		case c < 0x20:
+			return "", r.fail("a control character in a string")
+		case c >= 0x80:
+			ascii = false
 		}
 	}
 	if r.i >= len(r.b) {
 		return "", r.fail("unterminated string")
 	}
 	r.i++
-	if plain {
+	body := r.b[start+1 : r.i-1]
+	if !escaped && (ascii || utf8.Valid(body)) {
 		return r.s[start+1 : r.i-1], nil
 	}
-	var s string
-	if err := json.Unmarshal(r.b[start:r.i], &s); err != nil {
+	s, ok := unquote(body)
+	if !ok {
 		return "", r.fail("bad string")
 	}
 	return s, nil
+}
+
+// unquote is the text of a JSON string between its quotes.
+func unquote(b []byte) (string, bool) {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '\\':
+			if i+1 == len(b) {
+				return "", false
+			}
+			i++
+			switch e := b[i]; e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r1, ok := hex4(b[i+1:])
+				if !ok {
+					return "", false
+				}
+				i += 4
+				if utf16.IsSurrogate(r1) {
+					if len(b) > i+2 && b[i+1] == '\\' && b[i+2] == 'u' {
+						if r2, ok := hex4(b[i+3:]); ok {
+							if d := utf16.DecodeRune(r1, r2); d != utf8.RuneError {
+								out = utf8.AppendRune(out, d)
+								i += 7
+								continue
+							}
+						}
+					}
+					r1 = utf8.RuneError
+				}
+				out = utf8.AppendRune(out, r1)
+			default:
+				return "", false
+			}
+			i++
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			out = utf8.AppendRune(out, r) // RuneError for an invalid byte
+			i += size
+		}
+	}
+	return string(out), true
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
