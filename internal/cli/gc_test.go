@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestTuneGC: the binary raises the collector's target unless GOGC or
-// GOMEMLIMIT is set, in which case it leaves both settings alone.
+// TestTuneGC: the binary, and the webhook verb in its place, raise the
+// collector's target unless GOGC or GOMEMLIMIT is set, in which case they
+// leave both settings alone.
 func TestTuneGC(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 	defer func() {
@@ -15,22 +16,28 @@ func TestTuneGC(t *testing.T) {
 	}()
 	const otherPercent, otherLimit = 150, 1 << 40
 	for _, tc := range []struct {
-		name      string
-		env       map[string]string
-		wantTuned bool
+		name string
+		tune func(func(string) string)
+		env  map[string]string
+		// The settings it makes; 0 when it leaves them alone.
+		percent int
+		limit   int64
 	}{
-		{"no setting", nil, true},
-		{"GOGC", map[string]string{"GOGC": "50"}, false},
-		{"GOMEMLIMIT", map[string]string{"GOMEMLIMIT": "1GiB"}, false},
+		{"no setting", tuneGC, nil, gcPercent, gcLimit},
+		{"GOGC", tuneGC, map[string]string{"GOGC": "50"}, 0, 0},
+		{"GOMEMLIMIT", tuneGC, map[string]string{"GOMEMLIMIT": "1GiB"}, 0, 0},
+		{"webhook", tuneWebhookGC, nil, webhookGCPercent, webhookGCLimit},
+		{"webhook GOGC", tuneWebhookGC, map[string]string{"GOGC": "50"}, 0, 0},
+		{"webhook GOMEMLIMIT", tuneWebhookGC, map[string]string{"GOMEMLIMIT": "1GiB"}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			debug.SetGCPercent(otherPercent)
 			debug.SetMemoryLimit(otherLimit)
-			tuneGC(func(k string) string { return tc.env[k] })
+			tc.tune(func(k string) string { return tc.env[k] })
 			gotPercent, gotLimit := debug.SetGCPercent(otherPercent), debug.SetMemoryLimit(-1)
 			wantPercent, wantLimit := otherPercent, int64(otherLimit)
-			if tc.wantTuned {
-				wantPercent, wantLimit = gcPercent, gcLimit
+			if tc.percent != 0 {
+				wantPercent, wantLimit = tc.percent, tc.limit
 			}
 			if gotPercent != wantPercent || gotLimit != wantLimit {
 				t.Errorf("GOGC %d, limit %d; want %d, %d", gotPercent, gotLimit, wantPercent, wantLimit)

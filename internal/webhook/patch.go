@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"strconv"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -163,6 +164,9 @@ func resolve(n *yaml.Node) *yaml.Node {
 
 // appendToken appends a key as a JSON Pointer token (RFC 6901).
 func appendToken(b []byte, k string) []byte {
+	if !strings.ContainsAny(k, "~/") {
+		return append(b, k...)
+	}
 	for i := 0; i < len(k); i++ {
 		switch k[i] {
 		case '~':

@@ -12,10 +12,16 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
 )
 
+// unread are the parts of a review no path of the engine reads nor any
+// patch touches, left out of the nodes: the old object, and the object's
+// managedFields, which the API server fills in before admission, often
+// half of a pod's nodes.
+var unread = [][]string{{"request", "oldObject"}, {"request", "object", "metadata", "managedFields"}}
+
 // readReview reads an AdmissionReview v1 with a request in one pass over
 // its JSON: the request's fields the webhook uses, and its object as the
-// engine's nodes (nil when absent or null), so the pod is not decoded
-// twice. Keys are matched as the API server writes them, the last of a
+// engine's nodes (nil when absent or null) without what is unread, so the
+// pod is not decoded twice. Keys are matched as the API server writes them, the last of a
 // repeated key counting, as encoding/json counts it. Anything that is not
 // such a review is errNotReview (wrapped).
 func readReview(body io.Reader) (*admissionv1.AdmissionReview, *yaml.Node, error) {
@@ -26,7 +32,7 @@ func readReview(body io.Reader) (*admissionv1.AdmissionReview, *yaml.Node, error
 	if len(b) > MaxRequestBytes {
 		return nil, nil, fmt.Errorf("%w: body over %d bytes", errNotReview, MaxRequestBytes)
 	}
-	root, err := yamlio.DecodeJSON(b)
+	root, err := yamlio.DecodeJSONLeaving(b, unread...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errNotReview, err)
 	}

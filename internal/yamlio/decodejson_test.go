@@ -60,11 +60,16 @@ func tags(n *yaml.Node) string {
 // its depth), refuses the rest, and AppendJSON writes the same value back.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{`{"a":[1,2.5,"x",true,null]}`, `"\u00e9\n"`, ` [ {} , [] ] `, `{"a":1,}`, `-0.0e+1`,
-		`"\ud83d\ude00 \ud83d\u0041 \udc00 \/\b\f\r\t\"\\"`, "\"\xff\xc3\xa9\"", `"\u12"`, `"\x"`} {
+		`"\ud83d\ude00 \ud83d\u0041 \udc00 \/\b\f\r\t\"\\"`, "\"\xff\xc3\xa9\"", `"\u12"`, `"\x"`,
+		`{"a":[{"a":1}],"b":[{"c":{"c":[]},"a":2},3,[{"c":1}]],"c":{"b":[{"c":0}]}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		n, err := DecodeJSON(in)
+		left, leftErr := DecodeJSONLeaving(in, []string{"a"}, []string{"b", "", "c"})
+		if (err == nil) != (leftErr == nil) {
+			t.Fatalf("%q: DecodeJSON %v, DecodeJSONLeaving %v", in, err, leftErr)
+		}
 		if valid := json.Valid(in); (err == nil) != valid {
 			if !valid || !strings.Contains(err.Error(), "too deep") {
 				t.Fatalf("%q: error %v, json.Valid %v", in, err, valid)
@@ -80,7 +85,63 @@ func FuzzDecodeJSON(f *testing.F) {
 		if a, b := numbered(in), numbered(out); a == nil || !reflect.DeepEqual(a, b) {
 			t.Fatalf("%q: wrote %q", in, out)
 		}
+		leave(n, []string{"a"})
+		leave(n, []string{"b", "", "c"})
+		a, errA := AppendJSON(nil, n)
+		b, errB := AppendJSON(nil, left)
+		if errA != nil || errB != nil || string(a) != string(b) || tags(n) != tags(left) {
+			t.Fatalf("%q: left out, %s; DecodeJSON with the keys removed, %s", in, b, a)
+		}
 	})
+}
+
+// TestDecodeJSONLeaving: the values at the paths are not kept, nor their
+// keys, wherever a list is on the path; the rest is; what is left out is
+// JSON still.
+func TestDecodeJSONLeaving(t *testing.T) {
+	in := `{"a":{"x":[1,{"y":2}]},"b":[{"c":{"d":1},"e":"\u00e9"},{"c":3}],"c":4,"f":{"a":5}}`
+	n, err := DecodeJSONLeaving([]byte(in), []string{"a"}, []string{"b", "", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := AppendJSON(nil, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"b":[{"e":"é"},{}],"c":4,"f":{"a":5}}`; string(out) != want {
+		t.Errorf("wrote %s, want %s", out, want)
+	}
+	if _, err := DecodeJSONLeaving([]byte(`{"a":{"x":[1,}}`), []string{"a"}); err == nil {
+		t.Error("bad JSON left out: no error")
+	}
+}
+
+// leave removes the values at path from n, as DecodeJSONLeaving leaves
+// them out.
+func leave(n *yaml.Node, path []string) {
+	if len(path) == 0 {
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == path[0] {
+				if len(path) == 1 {
+					continue
+				}
+				leave(n.Content[i+1], path[1:])
+			}
+			kept = append(kept, n.Content[i], n.Content[i+1])
+		}
+		n.Content = kept
+	case yaml.SequenceNode:
+		if path[0] == "" {
+			for _, c := range n.Content {
+				leave(c, path[1:])
+			}
+		}
+	}
 }
 
 // numbered decodes JSON with its numbers as written; nil if it does not.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -394,6 +395,12 @@ func appendJSONScalar(b []byte, n *yaml.Node) ([]byte, error) {
 	case yaml.NodeTagNull:
 		return append(b, "null"...), nil
 	case yaml.NodeTagBool:
+		switch n.Value { // the forms YAML 1.2's core schema reads as booleans
+		case "true", "True", "TRUE":
+			return append(b, "true"...), nil
+		case "false", "False", "FALSE":
+			return append(b, "false"...), nil
+		}
 		var v bool
 		if err := n.Decode(&v); err != nil {
 			return nil, err
@@ -436,7 +443,15 @@ func AppendJSONString(b []byte, s string) []byte {
 // nodes, their lists and their strings are cut from a few large blocks,
 // and a string without an escape shares the text's one copy.
 func DecodeJSON(text []byte) (*yaml.Node, error) {
-	r := &jsonReader{b: text, s: string(text)}
+	return DecodeJSONLeaving(text)
+}
+
+// DecodeJSONLeaving is DecodeJSON leaving out the values at the paths of
+// mapping keys given (from the top; "" for a list's item): they are read,
+// so the text must be JSON there too, but no node is kept of them, nor
+// their key.
+func DecodeJSONLeaving(text []byte, leave ...[]string) (*yaml.Node, error) {
+	r := &jsonReader{b: text, s: string(text), leave: leave}
 	n, err := r.value(0)
 	if err != nil {
 		return nil, err
@@ -460,11 +475,21 @@ type jsonReader struct {
 	nodes []yaml.Node
 	lists []*yaml.Node
 	stack []*yaml.Node
+	// leave are the paths to leave out; keys is the path being read;
+	// discard is set while a value left out is read, whose nodes are all
+	// scratch.
+	leave   [][]string
+	keys    []string
+	discard int
+	scratch yaml.Node
 }
 
 // node returns a new node cut from the current block, its fields set one
 // by one (cheaper for the collector than copying a whole node in).
 func (r *jsonReader) node(kind yaml.Kind, tag, value string, style yaml.Style) *yaml.Node {
+	if r.discard > 0 {
+		return &r.scratch
+	}
 	if len(r.nodes) == 0 {
 		r.nodes = make([]yaml.Node, max(64, len(r.b)/9)) // about a node per 10 bytes of a compact object
 	}
@@ -478,6 +503,10 @@ func (r *jsonReader) node(kind yaml.Kind, tag, value string, style yaml.Style) *
 // their own, whose capacity is its length, so that an append to it
 // never writes over its neighbour's.
 func (r *jsonReader) list(mark int) []*yaml.Node {
+	if r.discard > 0 {
+		r.stack = r.stack[:mark]
+		return nil
+	}
 	n := len(r.stack) - mark
 	if n > cap(r.lists)-len(r.lists) {
 		r.lists = make([]*yaml.Node, 0, max(n, 64, len(r.b)/9))
@@ -537,9 +566,10 @@ func (r *jsonReader) value(depth int) (*yaml.Node, error) {
 
 // container reads an object or an array.
 func (r *jsonReader) container(depth int) (*yaml.Node, error) {
+	mapping := r.b[r.i] == '{'
 	n := r.node(yaml.SequenceNode, yaml.NodeTagSeq, "", yaml.FlowStyle)
 	end := byte(']')
-	if r.b[r.i] == '{' {
+	if mapping {
 		n.Kind, n.Tag, end = yaml.MappingNode, yaml.NodeTagMap, '}'
 	}
 	r.i++
@@ -550,25 +580,31 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 			r.i++
 			return n, nil
 		}
-		if n.Kind == yaml.MappingNode {
+		var key *yaml.Node
+		if mapping {
 			if r.i == len(r.b) || r.b[r.i] != '"' {
 				return nil, r.fail("expected a key")
 			}
-			key, err := r.string()
+			k, err := r.string()
 			if err != nil {
 				return nil, err
 			}
-			r.stack = append(r.stack, r.node(yaml.ScalarNode, yaml.NodeTagString, key, 0))
+			key = r.node(yaml.ScalarNode, yaml.NodeTagString, k, 0)
 			if r.space(); r.i == len(r.b) || r.b[r.i] != ':' {
 				return nil, r.fail("expected ':'")
 			}
 			r.i++
 		}
-		v, err := r.value(depth + 1)
+		v, kept, err := r.member(depth, key)
 		if err != nil {
 			return nil, err
 		}
-		r.stack = append(r.stack, v)
+		if kept && key != nil {
+			r.stack = append(r.stack, key)
+		}
+		if kept {
+			r.stack = append(r.stack, v)
+		}
 		r.space()
 		if r.i == len(r.b) {
 			return nil, r.fail("unexpected end")
@@ -584,6 +620,30 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 			return nil, r.fail("expected ',' or the container's end")
 		}
 	}
+}
+
+// member reads the value of a mapping's key (nil in a list) and says
+// whether it is kept: one at a path to leave out is read, discarded.
+func (r *jsonReader) member(depth int, key *yaml.Node) (*yaml.Node, bool, error) {
+	if len(r.leave) == 0 {
+		v, err := r.value(depth + 1)
+		return v, true, err
+	}
+	name := ""
+	if key != nil {
+		name = key.Value
+	}
+	r.keys = append(r.keys, name)
+	leave := r.discard == 0 && slices.ContainsFunc(r.leave, func(p []string) bool { return slices.Equal(p, r.keys) })
+	if leave {
+		r.discard++
+	}
+	v, err := r.value(depth + 1)
+	if leave {
+		r.discard--
+	}
+	r.keys = r.keys[:len(r.keys)-1]
+	return v, !leave, err
 }
 
 // string reads a quoted string: one with no escape, no control character
