@@ -12,6 +12,7 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/podspec"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/preset"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/report"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // podContainer is what recognition reads of one container of a pod to
@@ -53,20 +54,20 @@ func readContainers(spec *yaml.RNode) []podContainer {
 			if n.Kind != yaml.MappingNode {
 				continue
 			}
-			name := child(n, "name")
-			c := podContainer{name: scalar(n, "name"), named: name != nil && name.Kind == yaml.ScalarNode, image: text(child(n, "image")), regular: field == podspec.Containers,
+			name := tree.Value(n, "name")
+			c := podContainer{name: scalar(n, "name"), named: name != nil && name.Kind == yaml.ScalarNode, image: text(tree.Value(n, "image")), regular: field == podspec.Containers,
 				always: field == podspec.InitContainers && scalar(n, "restartPolicy") == "Always", mounts: map[string]bool{}}
 			for _, p := range seq(n, "ports") {
 				c.ports = appendNonEmpty(c.ports, scalar(p, "containerPort"), scalar(p, "name"))
 				c.hostPorts = appendNonEmpty(c.hostPorts, scalar(p, "hostPort"))
 			}
-			if lc := child(n, "lifecycle"); lc != nil {
+			if lc := tree.Value(n, "lifecycle"); lc != nil {
 				for _, hook := range []string{"postStart", "preStop"} {
-					c.hookPorts = appendNonEmpty(c.hookPorts, handlerPort(child(lc, hook)))
+					c.hookPorts = appendNonEmpty(c.hookPorts, handlerPort(tree.Value(lc, hook)))
 				}
 			}
 			for _, probe := range []string{"readinessProbe", "livenessProbe", "startupProbe"} {
-				c.probePorts = appendNonEmpty(c.probePorts, handlerPort(child(n, probe)))
+				c.probePorts = appendNonEmpty(c.probePorts, handlerPort(tree.Value(n, probe)))
 			}
 			for _, m := range seq(n, "volumeMounts") {
 				c.mounts[scalar(m, "name")] = scalar(m, "readOnly") != "true"
@@ -83,7 +84,7 @@ func readContainers(spec *yaml.RNode) []podContainer {
 // handlerPort is the port an httpGet, tcpSocket or grpc handler calls.
 func handlerPort(h *yaml.Node) string {
 	for _, kind := range []string{"httpGet", "tcpSocket", "grpc"} {
-		if a := child(h, kind); a != nil {
+		if a := tree.Value(h, kind); a != nil {
 			return scalar(a, "port")
 		}
 	}
@@ -338,28 +339,15 @@ func quoteNames(names []string) string {
 
 // scalar is the value of a mapping's scalar field, or empty.
 func scalar(n *yaml.Node, key string) string {
-	if v := child(n, key); v != nil && v.Kind == yaml.ScalarNode {
+	if v := tree.Value(n, key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""
 }
 
-// child is the value of a mapping's field, or nil.
-func child(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
 // seq is the entries of a mapping's sequence field.
 func seq(n *yaml.Node, key string) []*yaml.Node {
-	if v := child(n, key); v != nil && v.Kind == yaml.SequenceNode {
+	if v := tree.Value(n, key); v != nil && v.Kind == yaml.SequenceNode {
 		return v.Content
 	}
 	return nil

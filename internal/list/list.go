@@ -6,6 +6,7 @@ package list
 import (
 	"strings"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -25,21 +26,11 @@ func Items(item *yaml.RNode) ([]*yaml.Node, bool) {
 		strings.HasPrefix(item.GetApiVersion(), "config.kubernetes.io/") {
 		return nil, false
 	}
-	seq := value(n, itemsField)
+	seq := tree.Value(n, itemsField)
 	if seq == nil || seq.Kind != yaml.SequenceNode {
 		return nil, false
 	}
 	return seq.Content, true
-}
-
-// value is the value of the mapping's first key of that name, or nil.
-func value(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // Without returns a shallow copy of the List without its items field: what

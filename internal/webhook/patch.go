@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // jsonPatch is the JSON Patch (RFC 6902) that turns the object from into
@@ -81,7 +82,7 @@ func (p *patch) diffMapping(from, to *yaml.Node) error {
 		n := len(p.path)
 		p.path = appendToken(append(p.path, '/'), k)
 		var err error
-		if o := lookup(from, k); o != nil {
+		if o := tree.Value(from, k); o != nil {
 			err = p.diff(o, v)
 		} else {
 			err = p.op("add", v)
@@ -92,23 +93,13 @@ func (p *patch) diffMapping(from, to *yaml.Node) error {
 		p.path = p.path[:n]
 	}
 	for i := 0; i+1 < len(from.Content); i += 2 {
-		if k := from.Content[i].Value; lookup(to, k) == nil {
+		if k := from.Content[i].Value; tree.Value(to, k) == nil {
 			n := len(p.path)
 			p.path = appendToken(append(p.path, '/'), k)
 			if err := p.op("remove", nil); err != nil {
 				return err
 			}
 			p.path = p.path[:n]
-		}
-	}
-	return nil
-}
-
-// lookup is the value of key k in mapping m, or nil.
-func lookup(m *yaml.Node, k string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == k {
-			return m.Content[i+1]
 		}
 	}
 	return nil

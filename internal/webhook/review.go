@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // unread are the parts of a review no path of the engine reads nor any
@@ -21,9 +22,8 @@ var unread = [][]string{{"request", "oldObject"}, {"request", "object", "metadat
 // readReview reads an AdmissionReview v1 with a request in one pass over
 // its JSON: the request's fields the webhook uses, and its object as the
 // engine's nodes (nil when absent or null) without what is unread, so the
-// pod is not decoded twice. Keys are matched as the API server writes them, the last of a
-// repeated key counting, as encoding/json counts it. Anything that is not
-// such a review is errNotReview (wrapped).
+// pod is not decoded twice. Keys are matched as the API server writes
+// them. Anything that is not such a review is errNotReview (wrapped).
 func readReview(body io.Reader) (*admissionv1.AdmissionReview, *yaml.Node, error) {
 	b, err := io.ReadAll(io.LimitReader(body, MaxRequestBytes+1))
 	if err != nil {
@@ -84,16 +84,10 @@ func readFields(root *yaml.Node, review *admissionv1.AdmissionReview) (*admissio
 
 // field is the value of key in mapping m, nil when it is absent or null.
 func field(m *yaml.Node, key string) *yaml.Node {
-	var v *yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			v = m.Content[i+1]
-		}
+	if v := tree.Value(m, key); v != nil && v.Tag != yaml.NodeTagNull {
+		return v
 	}
-	if v != nil && v.Tag == yaml.NodeTagNull {
-		return nil
-	}
-	return v
+	return nil
 }
 
 // stringField is the string at key in m, "" when it is absent or null.

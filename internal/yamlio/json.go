@@ -452,6 +452,9 @@ func DecodeJSON(text []byte) (*yaml.Node, error) {
 // their key.
 func DecodeJSONLeaving(text []byte, leave ...[]string) (*yaml.Node, error) {
 	r := &jsonReader{b: text, s: string(text), leave: leave}
+	for _, p := range leave {
+		r.deepest = max(r.deepest, len(p))
+	}
 	n, err := r.value(0)
 	if err != nil {
 		return nil, err
@@ -479,6 +482,7 @@ type jsonReader struct {
 	// discard is set while a value left out is read, whose nodes are all
 	// scratch.
 	leave   [][]string
+	deepest int // the longest path's length: below it no path is tracked
 	keys    []string
 	discard int
 	scratch yaml.Node
@@ -625,7 +629,7 @@ func (r *jsonReader) container(depth int) (*yaml.Node, error) {
 // member reads the value of a mapping's key (nil in a list) and says
 // whether it is kept: one at a path to leave out is read, discarded.
 func (r *jsonReader) member(depth int, key *yaml.Node) (*yaml.Node, bool, error) {
-	if len(r.leave) == 0 {
+	if len(r.leave) == 0 || len(r.keys) >= r.deepest {
 		v, err := r.value(depth + 1)
 		return v, true, err
 	}

@@ -64,3 +64,17 @@ func number(f string) bool {
 	}
 	return true
 }
+
+// Value is the value of the first key of that name in mapping m, or nil
+// (nil too when m is nil or not a mapping).
+func Value(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
