@@ -485,6 +485,8 @@ type jsonReader struct {
 	deepest int // the longest path's length: below it no path is tracked
 	keys    []string
 	discard int
+	// text is where strings with escapes are unquoted.
+	text    []byte
 	scratch yaml.Node
 }
 
@@ -676,22 +678,25 @@ func (r *jsonReader) string() (string, error) {
 	if !escaped && (ascii || utf8.Valid(body)) {
 		return r.s[start+1 : r.i-1], nil
 	}
-	s, ok := unquote(body)
-	if !ok {
+	var ok bool
+	r.text, ok = unquote(r.text[:0], body)
+	switch {
+	case !ok:
 		return "", r.fail("bad string")
+	case r.discard > 0:
+		return "", nil // checked, not kept
 	}
-	return s, nil
+	return string(r.text), nil
 }
 
-// unquote is the text of a JSON string between its quotes.
-func unquote(b []byte) (string, bool) {
-	out := make([]byte, 0, len(b))
+// unquote appends the text of a JSON string between its quotes to out.
+func unquote(out, b []byte) ([]byte, bool) {
 	for i := 0; i < len(b); {
 		c := b[i]
 		switch {
 		case c == '\\':
 			if i+1 == len(b) {
-				return "", false
+				return nil, false
 			}
 			i++
 			switch e := b[i]; e {
@@ -710,7 +715,7 @@ func unquote(b []byte) (string, bool) {
 			case 'u':
 				r1, ok := hex4(b[i+1:])
 				if !ok {
-					return "", false
+					return nil, false
 				}
 				i += 4
 				if utf16.IsSurrogate(r1) {
@@ -727,7 +732,7 @@ func unquote(b []byte) (string, bool) {
 				}
 				out = utf8.AppendRune(out, r1)
 			default:
-				return "", false
+				return nil, false
 			}
 			i++
 		case c < utf8.RuneSelf:
@@ -739,7 +744,7 @@ func unquote(b []byte) (string, bool) {
 			i += size
 		}
 	}
-	return string(out), true
+	return out, true
 }
 
 // hex4 reads the four hex digits of a \u escape.
