@@ -2,8 +2,8 @@
 // it: reviews per second, p50 and p99 latency over kept-alive TLS with
 // concurrent clients, the server's CPU time per review and its resident
 // memory after the run, for `sidecar-lifecycle webhook` and, in the same
-// run, a no-op webhook with the same TLS server, decoding and encoding but
-// no engine. The two alternate for a few rounds, each on a fresh process,
+// run, a no-op webhook with the same TLS server and collector settings,
+// decoding and encoding but no engine. The two alternate for a few rounds, each on a fresh process,
 // and the ratios are the median round's: the load of a shared machine
 // drifts between runs more than within a pair.
 //
@@ -47,6 +47,7 @@ import (
 	crwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/testcert"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/webhook"
 )
 
 //go:embed pod.json
@@ -359,10 +360,11 @@ func freeAddr() (string, error) {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 
-// serveNoop serves /mutate with controller-runtime's webhook server, as
-// the function's webhook does: it decodes each review and answers it
-// allowed, unchanged.
+// serveNoop serves /mutate with controller-runtime's webhook server and
+// the collector settings of the function's webhook, as that does: it
+// decodes each review and answers it allowed, unchanged.
 func serveNoop(certFile, keyFile, listen string) error {
+	webhook.TuneCollector(os.Getenv)
 	host, portText, err := net.SplitHostPort(listen)
 	if err != nil {
 		return err

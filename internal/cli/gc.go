@@ -24,26 +24,6 @@ const (
 	gcLimit = 88 << 20
 )
 
-// The webhook's collector: a server whose live heap stays the same
-// (the config, the Namespaces, the connections), while each review of a
-// meshed pod allocates about half a MiB. GOGC=400 under a 48 MiB soft
-// limit takes about a fifth less CPU time per review than 200, and the
-// process stays near 50 MiB resident (see bench/webhook).
-const (
-	webhookGCPercent = 400
-	webhookGCLimit   = 48 << 20
-)
-
-// tuneWebhookGC sets the collector for the webhook verb, in place of
-// tuneGC's, unless GOGC or GOMEMLIMIT says otherwise.
-func tuneWebhookGC(getenv func(string) string) {
-	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetGCPercent(webhookGCPercent)
-	debug.SetMemoryLimit(webhookGCLimit)
-}
-
 // tuneGC sets the collector's target for the process, unless GOGC or
 // GOMEMLIMIT in the environment (read with getenv) says otherwise. It is
 // the binary's setting: the library leaves the collector of a program that

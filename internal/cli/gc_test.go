@@ -3,6 +3,8 @@ package cli
 import (
 	"runtime/debug"
 	"testing"
+
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/webhook"
 )
 
 // TestTuneGC: the binary, and the webhook verb in its place, raise the
@@ -26,9 +28,9 @@ func TestTuneGC(t *testing.T) {
 		{"no setting", tuneGC, nil, gcPercent, gcLimit},
 		{"GOGC", tuneGC, map[string]string{"GOGC": "50"}, 0, 0},
 		{"GOMEMLIMIT", tuneGC, map[string]string{"GOMEMLIMIT": "1GiB"}, 0, 0},
-		{"webhook", tuneWebhookGC, nil, webhookGCPercent, webhookGCLimit},
-		{"webhook GOGC", tuneWebhookGC, map[string]string{"GOGC": "50"}, 0, 0},
-		{"webhook GOMEMLIMIT", tuneWebhookGC, map[string]string{"GOMEMLIMIT": "1GiB"}, 0, 0},
+		{"webhook", webhook.TuneCollector, nil, webhook.GCPercent, webhook.GCLimit},
+		{"webhook GOGC", webhook.TuneCollector, map[string]string{"GOGC": "50"}, 0, 0},
+		{"webhook GOMEMLIMIT", webhook.TuneCollector, map[string]string{"GOMEMLIMIT": "1GiB"}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			debug.SetGCPercent(otherPercent)

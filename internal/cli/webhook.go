@@ -65,7 +65,7 @@ func runWebhook(list []string, getenv func(string) string, stderr io.Writer) int
 	if err := webhook.CheckAction(*vals["validation-actions"]); err != nil {
 		return fail("%v", err)
 	}
-	tuneWebhookGC(getenv)
+	webhook.TuneCollector(getenv)
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()

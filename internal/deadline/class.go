@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/transformer/config"
 )
 
@@ -254,7 +255,7 @@ func path(p string) []string { return strings.Split(p, "/") }
 
 // stringAt is the scalar at the path, or "".
 func stringAt(node *yaml.RNode, fields ...string) string {
-	n, err := node.Pipe(yaml.Lookup(fields...))
+	n, err := tree.Lookup(node, fields...)
 	if err != nil || n == nil || n.YNode().Kind != yaml.ScalarNode {
 		return ""
 	}
@@ -263,7 +264,7 @@ func stringAt(node *yaml.RNode, fields ...string) string {
 
 // stringsAt are the scalars of the sequence at the path.
 func stringsAt(node *yaml.RNode, fields ...string) []string {
-	n, err := node.Pipe(yaml.Lookup(fields...))
+	n, err := tree.Lookup(node, fields...)
 	if err != nil || n == nil || n.YNode().Kind != yaml.SequenceNode {
 		return nil
 	}

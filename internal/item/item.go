@@ -361,7 +361,10 @@ var orchestratorIDs = []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation}
 // mappings or change keys in them, nothing else. The test
 // TestDropOrchestratorIDsCannotFail tries each shape.
 func DropOrchestratorIDs(item *yaml.RNode) {
+	a := tree.Value(tree.Value(item.YNode(), yaml.MetadataField), yaml.AnnotationsField)
 	for _, key := range orchestratorIDs {
-		_ = item.PipeE(yaml.ClearAnnotation(key))
+		if tree.Value(a, key) != nil { // kyaml's filters only where there is one
+			_ = item.PipeE(yaml.ClearAnnotation(key))
+		}
 	}
 }

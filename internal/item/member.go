@@ -6,6 +6,7 @@ import (
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/owner"
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/workload"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio/tree"
 )
 
 // Member is what the run's owner notes keep of a workload: its name, its file
@@ -30,7 +31,7 @@ func (t *Editor) member(item *yaml.RNode, w *workload.Workload) *Member {
 	if w == nil {
 		return nil
 	}
-	meta, _ := item.GetMeta()
+	meta := tree.Meta(item, fileKeys...)
 	m := &Member{Self: owner.Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}}
 	if c, ok := owner.Controller(item); ok {
 		m.Controller = &c

@@ -15,55 +15,12 @@ import (
 // the one the orchestrator's path annotation names (kpt), else the one
 // kustomize's origin annotation names (kustomization buildMetadata:
 // [originAnnotations]), relative to the kustomization built.
-//
-// It reads the item's fields as kyaml's GetMeta reads them, without the
-// maps of every label and annotation GetMeta makes.
 func Ref(item *yaml.RNode) (*fn.ResourceRef, *fn.File) {
-	var m yaml.ResourceMeta
-	n := item.YNode()
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	m.APIVersion, m.Kind = metaText(n, yaml.APIVersionField), metaText(n, yaml.KindField)
-	md := metaField(n, yaml.MetadataField)
-	m.Name, m.Namespace = metaText(md, yaml.NameField), metaText(md, yaml.NamespaceField)
-	if a := metaField(md, yaml.AnnotationsField); a != nil && a.Kind == yaml.MappingNode {
-		m.Annotations = map[string]string{}
-		for i := 0; i+1 < len(a.Content); i += 2 {
-			switch k := a.Content[i].Value; k {
-			case kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, originAnnotation:
-				if _, seen := m.Annotations[k]; seen {
-					continue // the first key of a name counts, as in GetMeta
-				}
-				if v := a.Content[i+1]; !yaml.IsYNodeTaggedNull(v) {
-					m.Annotations[k] = v.Value
-				} else {
-					m.Annotations[k] = ""
-				}
-			}
-		}
-	}
-	return RefOf(m)
+	return RefOf(tree.Meta(item, fileKeys...))
 }
 
-// metaField is the value of the first key of that name in mapping m, as
-// RNode.Field finds it, or nil where GetMeta takes none: m not a mapping,
-// the key absent, its value null or empty.
-func metaField(m *yaml.Node, key string) *yaml.Node {
-	v := tree.Value(m, key)
-	if yaml.IsYNodeNilOrEmpty(v) {
-		return nil
-	}
-	return v
-}
-
-// metaText is the text of metaField, "" for none.
-func metaText(m *yaml.Node, key string) string {
-	if v := metaField(m, key); v != nil {
-		return v.Value
-	}
-	return ""
-}
+// fileKeys are the annotations RefOf reads.
+var fileKeys = []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, originAnnotation}
 
 // RefOf is ref of an item's metadata.
 func RefOf(meta yaml.ResourceMeta) (*fn.ResourceRef, *fn.File) {

@@ -64,7 +64,7 @@ func Find(node *yaml.RNode, extra []config.PodSpecPath) (*Workload, bool) {
 	if !ok {
 		return nil, false
 	}
-	meta, _ := node.GetMeta()
+	meta := tree.Meta(node)
 	return &Workload{
 		Node: node, Group: group, Version: version, Kind: kind,
 		Name: meta.Name, Namespace: meta.Namespace,

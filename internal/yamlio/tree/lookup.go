@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -77,4 +78,54 @@ func Value(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// Meta is what kyaml's GetMeta reads of an item, read the same way: its
+// apiVersion, kind, name and namespace and, of its annotations, those
+// named (nil when it has none), without GetMeta's maps of every label and
+// annotation.
+func Meta(item *yaml.RNode, annotations ...string) yaml.ResourceMeta {
+	var m yaml.ResourceMeta
+	n := item.YNode()
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	m.APIVersion, m.Kind = metaText(n, yaml.APIVersionField), metaText(n, yaml.KindField)
+	md := metaField(n, yaml.MetadataField)
+	m.Name, m.Namespace = metaText(md, yaml.NameField), metaText(md, yaml.NamespaceField)
+	a := metaField(md, yaml.AnnotationsField)
+	if a == nil || a.Kind != yaml.MappingNode {
+		return m
+	}
+	m.Annotations = map[string]string{}
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		k := a.Content[i].Value
+		if _, seen := m.Annotations[k]; seen || !slices.Contains(annotations, k) {
+			continue // the first key of a name counts, as in GetMeta
+		}
+		m.Annotations[k] = ""
+		if v := a.Content[i+1]; !yaml.IsYNodeTaggedNull(v) {
+			m.Annotations[k] = v.Value
+		}
+	}
+	return m
+}
+
+// metaField is the value of the first key of that name in mapping m, as
+// RNode.Field finds it, or nil where GetMeta takes none: m not a mapping,
+// the key absent, its value null or empty.
+func metaField(m *yaml.Node, key string) *yaml.Node {
+	v := Value(m, key)
+	if yaml.IsYNodeNilOrEmpty(v) {
+		return nil
+	}
+	return v
+}
+
+// metaText is the text of metaField, "" for none.
+func metaText(m *yaml.Node, key string) string {
+	if v := metaField(m, key); v != nil {
+		return v.Value
+	}
+	return ""
 }
