@@ -497,7 +497,7 @@ func (r *jsonReader) node(kind yaml.Kind, tag, value string, style yaml.Style) *
 		return &r.scratch
 	}
 	if len(r.nodes) == 0 {
-		r.nodes = make([]yaml.Node, max(64, len(r.b)/9)) // about a node per 10 bytes of a compact object
+		r.nodes = make([]yaml.Node, min(256, max(16, len(r.b)/9))) // about a node per 10 bytes of compact JSON, in blocks of 38 KiB at most: what is left out takes none
 	}
 	n := &r.nodes[0]
 	r.nodes = r.nodes[1:]
@@ -515,7 +515,7 @@ func (r *jsonReader) list(mark int) []*yaml.Node {
 	}
 	n := len(r.stack) - mark
 	if n > cap(r.lists)-len(r.lists) {
-		r.lists = make([]*yaml.Node, 0, max(n, 64, len(r.b)/9))
+		r.lists = make([]*yaml.Node, 0, max(n, min(1024, max(16, len(r.b)/9))))
 	}
 	start := len(r.lists)
 	r.lists = append(r.lists, r.stack[mark:]...)
