@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,10 @@ import (
 // the object to, both as the engine holds them, or nil when they are the
 // same. Mappings are compared key by key; a list is compared item by item
 // when its items keep their places (the same length, and the same names
-// where items are named), else replaced whole, so a reordered containers
-// list is one operation.
+// where items are named); a list of the same uniquely named items in
+// another order (a sidecar moved first) is put in order with "move"
+// operations, then compared item by item; any other list is replaced
+// whole.
 func jsonPatch(from, to *yaml.Node) ([]byte, error) {
 	p := &patch{}
 	if err := p.diff(from, to); err != nil {
@@ -31,13 +34,18 @@ func jsonPatch(from, to *yaml.Node) ([]byte, error) {
 // of the node being compared, grown and cut back as the walk goes.
 type patch struct{ b, path []byte }
 
-// op appends one operation at the current path; value is nil for "remove".
-func (p *patch) op(op string, value *yaml.Node) error {
+// start begins the next operation.
+func (p *patch) start() {
 	if len(p.b) == 0 {
 		p.b = append(p.b, '[')
 	} else {
 		p.b = append(p.b, ',')
 	}
+}
+
+// op appends one operation at the current path; value is nil for "remove".
+func (p *patch) op(op string, value *yaml.Node) error {
+	p.start()
 	p.b = append(p.b, `{"op":"`...)
 	p.b = append(p.b, op...)
 	p.b = append(p.b, `","path":`...)
@@ -59,19 +67,48 @@ func (p *patch) diff(from, to *yaml.Node) error {
 	case from.Kind == yaml.MappingNode && to.Kind == yaml.MappingNode:
 		return p.diffMapping(from, to)
 	case from.Kind == yaml.SequenceNode && to.Kind == yaml.SequenceNode && samePlaces(from, to):
-		for i := range from.Content {
-			n := len(p.path)
-			p.path = strconv.AppendInt(append(p.path, '/'), int64(i), 10)
-			if err := p.diff(from.Content[i], to.Content[i]); err != nil {
-				return err
-			}
-			p.path = p.path[:n]
-		}
-		return nil
+		return p.diffItems(from.Content, to.Content)
+	case from.Kind == yaml.SequenceNode && to.Kind == yaml.SequenceNode && sameNames(from, to):
+		return p.diffItems(p.reorder(from.Content, to.Content), to.Content)
 	case from.Kind == yaml.ScalarNode && to.Kind == yaml.ScalarNode && sameScalar(from, to):
 		return nil
 	}
 	return p.op("replace", to)
+}
+
+// diffItems compares two lists' items place by place.
+func (p *patch) diffItems(from, to []*yaml.Node) error {
+	for i := range from {
+		n := len(p.path)
+		p.path = strconv.AppendInt(append(p.path, '/'), int64(i), 10)
+		if err := p.diff(from[i], to[i]); err != nil {
+			return err
+		}
+		p.path = p.path[:n]
+	}
+	return nil
+}
+
+// reorder writes the "move" operations that put the items of from, each
+// named once, in the order of the same names in to, and returns from's
+// items in that order.
+func (p *patch) reorder(from, to []*yaml.Node) []*yaml.Node {
+	work := slices.Clone(from)
+	for i, want := range to {
+		j := slices.IndexFunc(work, func(n *yaml.Node) bool { return name(n) == name(want) })
+		if j == i {
+			continue
+		}
+		p.start()
+		p.b = append(p.b, `{"op":"move","from":`...)
+		p.b = yamlio.AppendJSONString(p.b, string(strconv.AppendInt(append(p.path, '/'), int64(j), 10)))
+		p.b = append(p.b, `,"path":`...)
+		p.b = yamlio.AppendJSONString(p.b, string(strconv.AppendInt(append(p.path, '/'), int64(i), 10)))
+		p.b = append(p.b, '}')
+		moved := work[j]
+		work = slices.Insert(slices.Delete(work, j, j+1), i, moved)
+	}
+	return work
 }
 
 // diffMapping compares two mappings key by key. Keys are looked up by a
@@ -115,6 +152,30 @@ func samePlaces(a, b *yaml.Node) bool {
 		if name(a.Content[i]) != name(b.Content[i]) {
 			return false
 		}
+	}
+	return true
+}
+
+// sameNames reports whether two lists hold the same items by name, each
+// named once: the same length, and each name of one in the other.
+func sameNames(a, b *yaml.Node) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	seen := make(map[string]bool, len(a.Content))
+	for _, n := range a.Content {
+		k := name(n)
+		if k == "" || seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	for _, n := range b.Content {
+		k := name(n)
+		if !seen[k] {
+			return false
+		}
+		delete(seen, k) // a name twice in b is then missing
 	}
 	return true
 }

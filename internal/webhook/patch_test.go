@@ -96,3 +96,45 @@ func duplicateKey(n *yaml.Node) bool {
 	}
 	return false
 }
+
+// TestPatchMovesReorderedItems: a list of the same named items in another
+// order is put in order with "move" operations and its items are then
+// compared; a list whose names repeat or change is replaced whole.
+func TestPatchMovesReorderedItems(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{`{"c":[{"name":"app","image":"a"},{"name":"proxy","image":"p"}]}`,
+			`{"c":[{"name":"proxy","image":"p","x":1},{"name":"app","image":"a"}]}`,
+			`[{"op":"move","from":"/c/1","path":"/c/0"},{"op":"add","path":"/c/0/x","value":1}]`},
+		{`{"c":[{"name":"a"},{"name":"b"},{"name":"c"}]}`,
+			`{"c":[{"name":"c"},{"name":"a"},{"name":"b"}]}`,
+			`[{"op":"move","from":"/c/2","path":"/c/0"}]`},
+		{`{"c":[{"name":"a"},{"name":"a"}]}`, `{"c":[{"name":"a","x":1},{"name":"a"}]}`,
+			`[{"op":"add","path":"/c/0/x","value":1}]`},
+		{`{"c":[{"name":"a"},{"name":"b"}]}`, `{"c":[{"name":"b"},{"name":"c"}]}`,
+			`[{"op":"replace","path":"/c","value":[{"name":"b"},{"name":"c"}]}]`},
+		{`{"c":[{"name":"a"},{"name":"a"},{"name":"b"}]}`, `{"c":[{"name":"b"},{"name":"a"},{"name":"a"}]}`,
+			`[{"op":"replace","path":"/c","value":[{"name":"b"},{"name":"a"},{"name":"a"}]}]`},
+	} {
+		from, err := yamlio.DecodeJSON([]byte(tc.from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to, err := yamlio.DecodeJSON([]byte(tc.to))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := jsonPatch(from, to)
+		if err != nil || string(p) != tc.want {
+			t.Errorf("%s to %s: %s (%v), want %s", tc.from, tc.to, p, err, tc.want)
+			continue
+		}
+		ops, err := jsonpatch.DecodePatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ops.Apply([]byte(tc.from))
+		if err != nil || !jsonpatch.Equal(got, []byte(tc.to)) {
+			t.Errorf("%s patched with %s: %s (%v), want %s", tc.from, p, got, err, tc.to)
+		}
+	}
+}
