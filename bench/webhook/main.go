@@ -115,11 +115,16 @@ func run(function string, reviews, clients, rounds int) error {
 	}
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(ca.PEM)
-	fmt.Printf("Admission reviews of a %.1f KB Pod, %d clients over kept-alive TLS, %d reviews each webhook, %d rounds:\n\n", float64(len(body))/1024, clients, reviews, rounds)
-	fmt.Println("| round | webhook | reviews/s | p50 | p99 | server CPU per review | resident memory after |")
-	fmt.Println("|---:|---|---:|---:|---:|---:|---:|")
+	fmt.Printf("Admission reviews of a %.1f KB Pod over kept-alive TLS, %d reviews each webhook with %d clients for %d rounds, then a quarter as many with one client:\n\n", float64(len(body))/1024, reviews, clients, rounds)
+	fmt.Println("| round | clients | webhook | reviews/s | p50 | p99 | server CPU per review | resident memory after |")
+	fmt.Println("|---:|---:|---|---:|---:|---:|---:|---:|")
 	var p50, cpu []float64
-	for round := 1; round <= rounds; round++ {
+	var alone [2]result
+	for round := 1; round <= rounds+1; round++ {
+		n, c := reviews, clients
+		if round > rounds { // one client: the latency of a review that waits for none
+			n, c = max(reviews/4, 100), 1
+		}
 		var pair [2]result
 		for i, s := range servers {
 			addr, err := freeAddr()
@@ -132,19 +137,24 @@ func run(function string, reviews, clients, rounds int) error {
 			if err := cmd.Start(); err != nil {
 				return err
 			}
-			r, err := measure(addr, pool, body, reviews, clients, cmd.Process.Pid)
+			r, err := measure(addr, pool, body, n, c, cmd.Process.Pid)
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			_ = cmd.Wait()
 			if err != nil {
 				return fmt.Errorf("%s: %v\n%s", s.name, err, stderr.String())
 			}
 			pair[i] = r
-			fmt.Printf("| %d | %s | %.0f | %s | %s | %s | %.1f MiB |\n", round, s.name, r.rate, ms(r.p50), ms(r.p99), ms(r.cpu), float64(r.rss)/(1<<20))
+			fmt.Printf("| %d | %d | %s | %.0f | %s | %s | %s | %.1f MiB |\n", round, c, s.name, r.rate, ms(r.p50), ms(r.p99), ms(r.cpu), float64(r.rss)/(1<<20))
+		}
+		if round > rounds {
+			alone = pair
+			continue
 		}
 		p50 = append(p50, float64(pair[1].p50)/float64(pair[0].p50))
 		cpu = append(cpu, float64(pair[1].cpu)/float64(pair[0].cpu))
 	}
-	fmt.Printf("\nsidecar-lifecycle / no-op, median of %d rounds: p50 %.2f, server CPU per review %.2f\n", rounds, median(p50), median(cpu))
+	fmt.Printf("\nsidecar-lifecycle / no-op, median of %d rounds with %d clients: p50 %.2f, server CPU per review %.2f\n", rounds, clients, median(p50), median(cpu))
+	fmt.Printf("with one client: p50 %s and p99 %s (no-op: %s and %s)\n", ms(alone[1].p50), ms(alone[1].p99), ms(alone[0].p50), ms(alone[0].p99))
 	return nil
 }
 
