@@ -86,7 +86,8 @@ type NodeDeadline struct {
 
 // NewTimeline lays out a workload's shutdown: every container in
 // spec.containers gets its preStop at t=0 and SIGTERM when it ends; native
-// sidecars get theirs once those have exited, the last one first; the load
+// sidecars run their preStops from t=0 too, and get SIGTERM once those have
+// exited, the last one first, and their own preStop has ended; the load
 // balancers send until their delay ends; the grace period ends with SIGKILL,
 // and, where a preStop or a native sidecar is still running then, with the
 // tail of kubelet's minimum grace (see markTail).
@@ -178,10 +179,13 @@ func (tl *Timeline) markTail(at int64, who string) int64 {
 	return tail
 }
 
-// stopNative lays out the native sidecars' shutdown: once every container
-// has exited (at mainEnd), the last one first, each after the one behind it
-// has left. Where a container's exit cannot be placed (a preStop of unknown
-// duration), the sidecars that wait for it are said to, and not placed.
+// stopNative lays out the native sidecars' shutdown as kubelet's
+// killContainer runs it: each one's preStop starts with the termination,
+// alongside the containers'; its SIGTERM comes at the later of its
+// preStop's end and its turn: every container has exited (at mainEnd) and
+// the native sidecars after it in the init list have left. Where a
+// container's exit cannot be placed (a preStop of unknown duration), the
+// sidecars' SIGTERMs are said to wait for it, and not placed.
 func stopNative(pod Pod, mainEnd int64, unplaced []string, tl *Timeline, mark func(int64, bool, string, ...any)) {
 	var native []Container
 	for i := len(pod.Init) - 1; i >= 0; i-- {
@@ -192,26 +196,60 @@ func stopNative(pod Pod, mainEnd int64, unplaced []string, tl *Timeline, mark fu
 	if len(native) == 0 {
 		return
 	}
+	blocked := "" // what the sidecars' turns wait for, where it cannot be placed
 	if len(unplaced) > 0 {
 		who, has := unplaced[0], "has"
 		if len(unplaced) > 1 {
 			who, has = strings.Join(unplaced[:len(unplaced)-1], ", ")+" and "+unplaced[len(unplaced)-1], "have"
 		}
-		mark(mainEnd, false, "kubelet stops the native sidecars, the last one first, once %s %s exited, which cannot be placed", who, has)
-		return
+		blocked = fmt.Sprintf("%s %s exited", who, has)
+		mark(mainEnd, false, "kubelet stops the native sidecars, the last one first, once %s, which cannot be placed", blocked)
+	} else {
+		mark(mainEnd, false, "every container has exited: kubelet stops the native sidecars, the last one first")
 	}
-	mark(mainEnd, false, "every container has exited: kubelet stops the native sidecars, the last one first")
-	start, blocked := mainEnd, ""
+	turn, group := mainEnd, blocked != ""
 	for _, c := range native {
-		if blocked != "" {
-			mark(start, false, "%s (sidecar): stopped once %s has exited, which cannot be placed", c.Name, blocked)
-			continue
-		}
-		start = c.stop(start, tl, mark)
-		if c.PreStop.Present && !c.PreStop.Known {
-			blocked = c.Name
+		turn = c.stopNative(turn, blocked, group, tl, mark)
+		if blocked == "" && c.PreStop.Present && !c.PreStop.Known {
+			blocked = c.Name + " has exited"
 		}
 	}
+}
+
+// stopNative lays out one native sidecar's preStop, from 0, and its
+// SIGTERM at the later of the preStop's end and turn, and returns when it
+// leaves; blocked says what its turn waits for where that cannot be
+// placed: its SIGTERM is then not placed, and where that holds for the
+// whole group (one mark says so), a sidecar without a preStop gets no mark.
+func (c Container) stopNative(turn int64, blocked string, group bool, tl *Timeline, mark func(int64, bool, string, ...any)) int64 {
+	who := c.Name + " (sidecar)"
+	end := turn
+	switch {
+	case !c.PreStop.Present:
+	case !c.PreStop.Known:
+		tl.Bars = append(tl.Bars, Bar{Row: c.Name, Label: "preStop", Unknown: true})
+		mark(0, false, "%s: preStop starts with the termination; its duration cannot be read (%s), so its SIGTERM is not placed", who, c.PreStop.Form)
+		return turn
+	default:
+		tl.Bars = append(tl.Bars, Bar{Row: c.Name, Label: "preStop", End: c.PreStop.Seconds})
+		mark(0, false, "%s: preStop starts with the termination (%ds, %s); its SIGTERM waits for its turn too", who, c.PreStop.Seconds, c.PreStop.Form)
+		end = max(turn, c.PreStop.Seconds)
+	}
+	switch {
+	case blocked != "" && c.PreStop.Present:
+		mark(c.PreStop.Seconds, false, "%s: preStop ends; SIGTERM once %s, which cannot be placed", who, blocked)
+	case blocked != "" && !group:
+		mark(turn, false, "%s: stopped once %s, which cannot be placed", who, blocked)
+	case blocked != "":
+	case !c.PreStop.Present:
+		mark(turn, false, "%s: no preStop; SIGTERM, it leaves", who)
+	case c.PreStop.Seconds >= turn:
+		mark(end, false, "%s: preStop ends; SIGTERM, it leaves", who)
+	default:
+		mark(c.PreStop.Seconds, false, "%s: preStop ends; its SIGTERM waits for its turn", who)
+		mark(turn, false, "%s: its turn; SIGTERM, it leaves", who)
+	}
+	return end
 }
 
 // stop lays out one container's preStop and SIGTERM from start, and returns

@@ -27,6 +27,8 @@ const (
 	noHook     = "{}"
 	sleep5     = "{preStop: {sleep: {seconds: 5}}}"
 	sleep20    = "{preStop: {sleep: {seconds: 20}}}"
+	sleep25    = "{preStop: {sleep: {seconds: 25}}}"
+	sleep30    = "{preStop: {sleep: {seconds: 30}}}"
 	unreadable = "{preStop: {httpGet: {path: /quit, port: 8080}}}"
 )
 
@@ -56,15 +58,25 @@ func count(tl budget.Timeline, words ...string) int {
 
 // TestNativeExitedOnce: "every container has exited" is said once per
 // workload, when the last container exits, whatever the native sidecars'
-// preStops; they then stop the last one first, each after the one behind it.
+// preStops; their preStops run from t=0, as kubelet's killContainer runs
+// them, and each gets SIGTERM at the later of its preStop's end and its
+// turn, the last one first, each after the one behind it.
 func TestNativeExitedOnce(t *testing.T) {
 	for name, tc := range map[string]struct {
 		mesh, proxy string
 		want        []string
 	}{
-		"no preStops":    {noHook, noHook, []string{"20: proxy (sidecar): no preStop", "20: mesh (sidecar): no preStop"}},
-		"last one waits": {noHook, sleep5, []string{"20: proxy (sidecar): preStop starts (5s", "25: proxy (sidecar): preStop ends", "25: mesh (sidecar): no preStop"}},
-		"both wait":      {sleep5, sleep5, []string{"25: mesh (sidecar): preStop starts", "30: mesh (sidecar): preStop ends"}},
+		"no preStops": {noHook, noHook, []string{"20: proxy (sidecar): no preStop; SIGTERM, it leaves", "20: mesh (sidecar): no preStop; SIGTERM, it leaves"}},
+		"last one waits": {noHook, sleep5, []string{"0: proxy (sidecar): preStop starts with the termination (5s",
+			"5: proxy (sidecar): preStop ends; its SIGTERM waits for its turn", "20: proxy (sidecar): its turn; SIGTERM, it leaves", "20: mesh (sidecar): no preStop; SIGTERM, it leaves"}},
+		"both wait": {sleep5, sleep5, []string{"0: mesh (sidecar): preStop starts with the termination", "5: mesh (sidecar): preStop ends; its SIGTERM waits",
+			"20: proxy (sidecar): its turn; SIGTERM", "20: mesh (sidecar): its turn; SIGTERM, it leaves"}},
+		"preStop past the turn": {noHook, sleep25, []string{"0: proxy (sidecar): preStop starts with the termination (25s",
+			"25: proxy (sidecar): preStop ends; SIGTERM, it leaves", "25: mesh (sidecar): no preStop; SIGTERM, it leaves"}},
+		"the first one's past the last's": {sleep30, sleep25, []string{"25: proxy (sidecar): preStop ends; SIGTERM, it leaves",
+			"30: mesh (sidecar): preStop ends; SIGTERM, it leaves"}},
+		"the last one's past the first's": {sleep25, sleep30, []string{"30: proxy (sidecar): preStop ends; SIGTERM, it leaves",
+			"25: mesh (sidecar): preStop ends; its SIGTERM waits for its turn", "30: mesh (sidecar): its turn; SIGTERM, it leaves"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tl := budget.NewTimeline("Pod shop/web", nativePod(t, tc.mesh, tc.proxy, sleep20), nil)
@@ -76,36 +88,42 @@ func TestNativeExitedOnce(t *testing.T) {
 					t.Errorf("no mark %q:\n%s", w, strings.Join(marks(tl), "\n"))
 				}
 			}
+			for _, b := range tl.Bars {
+				if b.Start != 0 {
+					t.Errorf("bar %+v does not start with the termination", b)
+				}
+			}
 		})
 	}
 }
 
 // TestNativeUnplaced: while a container whose preStop cannot be read may
-// still run, the native sidecars' stops are not placed, and nothing says
-// every container has exited.
+// still run, the native sidecars' preStops run from t=0 but their SIGTERMs
+// are not placed, and nothing says every container has exited.
 func TestNativeUnplaced(t *testing.T) {
 	tl := budget.NewTimeline("Pod shop/web", nativePod(t, sleep5, sleep5, unreadable), nil)
-	if count(tl, "every container has exited") != 0 || count(tl, "(sidecar)") != 0 {
-		t.Errorf("native sidecars placed after an app whose exit is unknown:\n%s", strings.Join(marks(tl), "\n"))
+	if count(tl, "every container has exited") != 0 || count(tl, "it leaves") != 0 {
+		t.Errorf("native sidecars' SIGTERMs placed after an app whose exit is unknown:\n%s", strings.Join(marks(tl), "\n"))
 	}
-	if count(tl, "0: kubelet stops the native sidecars, the last one first, once app has exited, which cannot be placed") != 1 {
+	if count(tl, "0: kubelet stops the native sidecars, the last one first, once app has exited, which cannot be placed") != 1 ||
+		count(tl, "5: mesh (sidecar): preStop ends; SIGTERM once app has exited, which cannot be placed") != 1 {
 		t.Errorf("no mark says the native sidecars wait for app:\n%s", strings.Join(marks(tl), "\n"))
 	}
 	for _, b := range tl.Bars {
-		if b.Row != "app" {
-			t.Errorf("bar %+v placed", b)
+		if b.Row != "app" && (b.Start != 0 || b.End != 5) {
+			t.Errorf("bar %+v is not the sidecar's preStop from 0 to 5s", b)
 		}
 	}
 	pod := nativePod(t, noHook, noHook, unreadable)
 	pod.Containers = append(pod.Containers, pod.Containers[0])
 	pod.Containers[1].Name = "worker"
-	if tl := budget.NewTimeline("Pod shop/web", pod, nil); count(tl, "once app and worker have exited, which cannot be placed") != 1 {
+	if tl := budget.NewTimeline("Pod shop/web", pod, nil); count(tl, "once app and worker have exited, which cannot be placed") != 1 || count(tl, "(sidecar)") != 0 {
 		t.Errorf("two containers of unknown exit not named:\n%s", strings.Join(marks(tl), "\n"))
 	}
 
 	tl = budget.NewTimeline("Pod shop/web", nativePod(t, sleep5, unreadable, sleep20), nil)
-	if count(tl, "20: every container has exited") != 1 || count(tl, "20: proxy (sidecar): preStop starts; its duration cannot be read") != 1 ||
-		count(tl, "20: mesh (sidecar): stopped once proxy has exited, which cannot be placed") != 1 || count(tl, "mesh (sidecar): preStop") != 0 {
+	if count(tl, "20: every container has exited") != 1 || count(tl, "0: proxy (sidecar): preStop starts with the termination; its duration cannot be read") != 1 ||
+		count(tl, "5: mesh (sidecar): preStop ends; SIGTERM once proxy has exited, which cannot be placed") != 1 || count(tl, "it leaves") != 0 {
 		t.Errorf("a native sidecar behind one of unknown duration placed:\n%s", strings.Join(marks(tl), "\n"))
 	}
 }

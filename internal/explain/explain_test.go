@@ -583,3 +583,35 @@ func TestNodeDeadlines(t *testing.T) {
 		t.Errorf("a run with no node class draws a node deadline:\n%s", out)
 	}
 }
+
+// TestNativePreStop: a native sidecar's preStop runs from the termination's
+// start, alongside the app's, as kubelet's killContainer runs it, and its
+// SIGTERM comes at the later of the preStop's end and its turn (the app
+// has exited), in the table and as a bar from 0 in the chart.
+func TestNativePreStop(t *testing.T) {
+	rl, err := os.ReadFile("testdata/native-prestop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := render(t, rl, explain.Text)
+	pod, deployment, ok := strings.Cut(out, "Deployment shop/api")
+	if !ok {
+		t.Fatalf("no Deployment in the explanation:\n%s", out)
+	}
+	rs := rows(t, pod, false)
+	if !has(rs, 0, false, "proxy (sidecar): preStop starts with the termination (5s") || !has(rs, 5, false, "proxy (sidecar): preStop ends; its SIGTERM waits for its turn") ||
+		!has(rs, 12, false, "every container has exited") || !has(rs, 12, false, "proxy (sidecar): its turn; SIGTERM, it leaves") {
+		t.Errorf("the pod's native sidecar does not leave at its turn (12s) after a preStop from 0 to 5s:\n%s", pod)
+	}
+	rs = rows(t, deployment, false)
+	if !has(rs, 0, false, "proxy (sidecar): preStop starts with the termination (15s") || !has(rs, 10, false, "api: preStop ends; SIGTERM") ||
+		!has(rs, 15, false, "proxy (sidecar): preStop ends; SIGTERM, it leaves") || has(rs, 25, false, "proxy") {
+		t.Errorf("the Deployment's native sidecar does not leave at its preStop's end (15s):\n%s", deployment)
+	}
+	md := render(t, rl, explain.Markdown)
+	for _, want := range []string{"    section proxy\n    preStop 5s :0, 5000\n", "    section proxy\n    preStop 15s :0, 15000\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no chart bar %q:\n%s", want, md)
+		}
+	}
+}

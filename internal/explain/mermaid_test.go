@@ -130,7 +130,7 @@ func check(t *testing.T, charts, markdown []string) checked {
 // checkedInputs are the inputs whose explanations are read back: golden
 // cases, and names with every character that means something in Markdown
 // or Mermaid.
-var checkedInputs = []string{"deadline-aws-spot", "deadline-karpenter", "deadline-node-shutdown", "budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml", "testdata/grace-tail.yaml"}
+var checkedInputs = []string{"deadline-aws-spot", "deadline-karpenter", "deadline-node-shutdown", "budget-issue-case", "budget-native-grace", "budget-auto-unreadable", "budget-lb-validate", "native-linkerd", "budget-injected-linkerd", "budget-injected-istio", "testdata/names.yaml", "testdata/grace-tail.yaml", "testdata/native-prestop.yaml"}
 
 // input reads a golden case, or a ResourceList in testdata.
 func input(t *testing.T, name string) []byte {
