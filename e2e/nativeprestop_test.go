@@ -20,34 +20,43 @@ import (
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 )
 
-// nativePreStop is the native sidecar's preStop sleep in
+// appPreStopSeconds is the app's preStop sleep in
 // testdata/native-prestop-pod.yaml.
-const nativePreStop = 5
+const appPreStopSeconds = 12
 
 // TestNativePreStop: a native sidecar's preStop runs from the start of the
-// pod's termination, alongside the app's, and its SIGTERM comes at its
-// turn, once the app has exited, as --explain lays it out. The pod of
+// pod's termination, alongside the app's 12 s one, and its SIGTERM comes at
+// the later of its preStop's end and its turn (once the app has exited),
+// as --explain lays it out: a 5 s preStop leaves it to its turn, a 15 s
+// one holds it 3 s past the app. The pod of
 // testdata/native-prestop-pod.yaml, which the function leaves as it is, is
 // deleted with its own grace; kubelet's Killing event for the sidecar
 // (recorded as killContainer starts, just before the preStop runs) and its
 // SIGTERM come within 1 s of where --explain placed its preStop's start
 // and its SIGTERM, counted from the witness's SIGTERM; the app's SIGTERM
-// too; and no request of the app fails. Ports: the suite's base + 70, the
-// witness's + 71.
+// too; and no request of the app fails. Ports: the suite's base + 70 to
+// 73, the sidecars' and the witnesses' in turn.
 func TestNativePreStop(t *testing.T) {
 	t.Parallel()
-	t.Run("native-prestop", func(t *testing.T) {
-		t.Parallel()
-		nativePreStopScenario(t, suite.portBase+70, suite.portBase+71)
-	})
+	for i, preStop := range []int{5, 15} {
+		port := suite.portBase + 70 + 2*i
+		name := "native-prestop"
+		if preStop > appPreStopSeconds {
+			name += "-long"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			nativePreStopScenario(t, name, preStop, port, port+1)
+		})
+	}
 }
 
-func nativePreStopScenario(t *testing.T, port, witnessPort int) {
-	r := summary.add(t, "native sidecar preStop", "own grace")
-	name := fmt.Sprintf("e2e-%s-native-prestop", suite.runID)
-	dir := filepath.Join(suite.artifacts, "native-prestop")
+func nativePreStopScenario(t *testing.T, variant string, preStop, port, witnessPort int) {
+	r := summary.add(t, "native sidecar preStop", fmt.Sprintf("%ds, own grace", preStop))
+	name := fmt.Sprintf("e2e-%s-%s", suite.runID, variant)
+	dir := filepath.Join(suite.artifacts, variant)
 	vars := podVars(name, port)
-	vars["WITNESS_PORT"] = strconv.Itoa(witnessPort)
+	vars["WITNESS_PORT"], vars["SIDECAR_PRESTOP"] = strconv.Itoa(witnessPort), strconv.Itoa(preStop)
 	base, cfg := render(t, "native-prestop-pod.yaml", vars), render(t, "native-prestop.yaml", vars)
 	items, _ := runFunction(t, dir, base, cfg)
 	nodes, err := kio.FromBytes(base)
@@ -92,16 +101,16 @@ func nativePreStopScenario(t *testing.T, port, witnessPort int) {
 	// The sleep ends before the SIGTERM: where the SIGTERM comes before
 	// the app's preStop ends plus the sleep, the sleep began before the app
 	// exited.
-	ranFrom := proxySigterm.Time.Add(-nativePreStop * time.Second)
+	ranFrom := proxySigterm.Time.Add(-time.Duration(preStop) * time.Second)
 	r.check(ranFrom.Before(appSigterm.Time), "the sidecar's %ds preStop began at %.1fs at the latest, not before the app exited (%.1fs)",
-		nativePreStop, ranFrom.Sub(zero).Seconds(), appSigterm.Time.Sub(zero).Seconds())
+		preStop, ranFrom.Sub(zero).Seconds(), appSigterm.Time.Sub(zero).Seconds())
 
 	_, draining := requests(appEvents, deleted)
 	r.ok, r.failed = tally(draining)
 	if r.check(len(draining) > 0, "no request after the deletion") {
 		r.check(r.failed == 0, "%d of %d requests failed after the deletion; first: %s", r.failed, len(draining), reason(firstFailure(draining)))
 	}
-	r.observed = fmt.Sprintf("termination started %s after the deletion; then sidecar Killing event at %s (whole second), app SIGTERM %s, sidecar SIGTERM %s (explained: preStop from %.0fs, app %.0fs, sidecar %.0fs)",
+	r.observed = fmt.Sprintf("termination started %s after the deletion; then the sidecar's Killing event in the second starting %s, app SIGTERM %s, sidecar SIGTERM %s (explained: preStop from %.0fs, app %.0fs, sidecar %.0fs)",
 		secs(zero.Sub(deleted)), secs(killing.Sub(zero)), secs(appSigterm.Time.Sub(zero)), secs(proxySigterm.Time.Sub(zero)), want.preStopStart, want.appSigterm, want.proxySigterm)
 	t.Log(r.observed)
 	r.done()
