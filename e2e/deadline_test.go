@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -120,26 +121,13 @@ func deadlineScenario(t *testing.T, mode, grace string, port, witnessPort int) {
 		finish = watchFinish(name, "proxy")
 		t.Cleanup(finish.close)
 	}
-	args := []string{"delete", "pod", name, "-n", suite.namespace, "--wait=false"}
+	var extra []string
 	if grace == "deadline" {
-		args = append(args, fmt.Sprintf("--grace-period=%d", nodeDeadline))
+		extra = append(extra, fmt.Sprintf("--grace-period=%d", nodeDeadline))
 	}
-	deleted := time.Now()
-	if _, err := kubectl(ctx, args...); err != nil {
-		t.Fatal(err)
-	}
-	pod, appEvents, proxyEvents := stopped(t, dir, name, time.Duration(*out.Spec.TerminationGracePeriodSeconds)*time.Second, app, proxy)
-	witness.wait(t, time.Minute)
-	save(t, dir, "witness.log", []byte(witness.text()))
-	appSigterm, proxySigterm, start := first(appEvents, "sigterm"), first(proxyEvents, "sigterm"), first(witness.events(t), "sigterm")
-	if appSigterm == nil || proxySigterm == nil || start == nil {
-		t.Fatalf("incomplete logs:\napp:\n%sproxy:\n%switness:\n%s", describeEvents(appEvents, 40), describeEvents(proxyEvents, 40), witness.text())
-	}
-	zero := start.Time
-	near := func(what string, got time.Time, want float64) {
-		at := got.Sub(zero).Seconds()
-		r.check(at > want-1 && at < want+1, "%s %.1fs after the termination started, --explain said %.0fs", what, at, want)
-	}
+	sd := deleteObserved(t, r, ctx, dir, name, time.Duration(*out.Spec.TerminationGracePeriodSeconds)*time.Second, app, proxy, witness, extra...)
+	pod, appEvents, proxyEvents, near, zero, deleted := sd.pod, sd.app, sd.proxy, sd.near, sd.zero, sd.deleted
+	appSigterm, proxySigterm := sd.appSigterm, sd.proxySigterm
 	near("the app got SIGTERM", appSigterm.Time, want.appSigterm)
 	near("the sidecar got SIGTERM", proxySigterm.Time, want.proxySigterm)
 
@@ -210,6 +198,72 @@ func deadlineControl(r *row, want expected, zero, deleted time.Time, near func(s
 // serveAfterTerm later, before the node deadline.
 func explained(t *testing.T, dir string, base, cfg []byte, grace string, isControl bool) expected {
 	t.Helper()
+	tl, text := explainOne(t, dir, base, cfg)
+	if grace == "deadline" && (len(tl.Nodes) != 1 || tl.Nodes[0].Tail == 0) {
+		t.Fatalf("explain draws no node deadline with a tail:\n%s", text)
+	}
+	if isControl {
+		e := expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"), proxySigterm: at(t, tl, "proxy: no preStop; SIGTERM")}
+		if grace == "deadline" {
+			e.appSigterm = float64(tl.Nodes[0].At)
+		}
+		e.proxyExit = e.proxySigterm + serveAfterTerm
+		if e.proxyExit >= e.appSigterm {
+			t.Fatalf("explain has the control's sidecar leave at %.0fs, not before the app's SIGTERM at %.0fs: the control would show nothing:\n%s", e.proxyExit, e.appSigterm, text)
+		}
+		return e
+	}
+	if grace == "deadline" {
+		n := tl.Nodes[0]
+		return expected{appSigterm: float64(n.At), proxySigterm: float64(n.At), proxyKilled: float64(n.At + n.Tail)}
+	}
+	e := expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"),
+		proxySigterm: at(t, tl, "proxy (sidecar): preStop ends; SIGTERM", "proxy (sidecar): no preStop; SIGTERM")}
+	e.proxyExit = e.proxySigterm + serveAfterTerm
+	return e
+}
+
+// shutdown is a deleted pod's shutdown as its containers logged it: the
+// app's and the sidecar's events and first SIGTERMs, zero (the witness's
+// SIGTERM: when kubelet started the termination), and near, which checks
+// that a moment came within 1 s of what --explain said.
+type shutdown struct {
+	pod                      *corev1.Pod
+	deleted, zero            time.Time
+	app, proxy               []eventlog.Event
+	appSigterm, proxySigterm *eventlog.Event
+	near                     func(what string, got time.Time, want float64)
+}
+
+// deleteObserved deletes the serving pod (kubectl delete with extra
+// arguments), waits for it to stop within grace, and reads what the app,
+// the sidecar and the witness logged; near records its checks in r.
+func deleteObserved(t *testing.T, r *row, ctx context.Context, dir, name string, grace time.Duration, app, proxy, witness *follower, extra ...string) shutdown {
+	t.Helper()
+	sd := shutdown{deleted: time.Now()}
+	if _, err := kubectl(ctx, append([]string{"delete", "pod", name, "-n", suite.namespace, "--wait=false"}, extra...)...); err != nil {
+		t.Fatal(err)
+	}
+	sd.pod, sd.app, sd.proxy = stopped(t, dir, name, grace, app, proxy)
+	witness.wait(t, time.Minute)
+	save(t, dir, "witness.log", []byte(witness.text()))
+	var start *eventlog.Event
+	sd.appSigterm, sd.proxySigterm, start = first(sd.app, "sigterm"), first(sd.proxy, "sigterm"), first(witness.events(t), "sigterm")
+	if sd.appSigterm == nil || sd.proxySigterm == nil || start == nil {
+		t.Fatalf("incomplete logs:\napp:\n%sproxy:\n%switness:\n%s", describeEvents(sd.app, 40), describeEvents(sd.proxy, 40), witness.text())
+	}
+	sd.zero = start.Time
+	sd.near = func(what string, got time.Time, want float64) {
+		at := got.Sub(sd.zero).Seconds()
+		r.check(at > want-1 && at < want+1, "%s %.1fs after the termination started, --explain said %.0fs", what, at, want)
+	}
+	return sd
+}
+
+// explainOne runs --explain on the base pod with the config, saves its
+// marks in dir as explain.txt and returns its timeline and those marks.
+func explainOne(t *testing.T, dir string, base, cfg []byte) (budget.Timeline, string) {
+	t.Helper()
 	rl, err := krmtest.ResourceList(base, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -224,28 +278,7 @@ func explained(t *testing.T, dir string, base, cfg []byte, grace string, isContr
 		fmt.Fprintf(&text, "%d %s\n", m.At, m.Text)
 	}
 	save(t, dir, "explain.txt", []byte(text.String()))
-	if grace == "deadline" && (len(tl.Nodes) != 1 || tl.Nodes[0].Tail == 0) {
-		t.Fatalf("explain draws no node deadline with a tail:\n%s", text.String())
-	}
-	if isControl {
-		e := expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"), proxySigterm: at(t, tl, "proxy: no preStop; SIGTERM")}
-		if grace == "deadline" {
-			e.appSigterm = float64(tl.Nodes[0].At)
-		}
-		e.proxyExit = e.proxySigterm + serveAfterTerm
-		if e.proxyExit >= e.appSigterm {
-			t.Fatalf("explain has the control's sidecar leave at %.0fs, not before the app's SIGTERM at %.0fs: the control would show nothing:\n%s", e.proxyExit, e.appSigterm, text.String())
-		}
-		return e
-	}
-	if grace == "deadline" {
-		n := tl.Nodes[0]
-		return expected{appSigterm: float64(n.At), proxySigterm: float64(n.At), proxyKilled: float64(n.At + n.Tail)}
-	}
-	e := expected{appSigterm: at(t, tl, "app: preStop ends; SIGTERM"),
-		proxySigterm: at(t, tl, "proxy (sidecar): preStop ends; SIGTERM", "proxy (sidecar): no preStop; SIGTERM")}
-	e.proxyExit = e.proxySigterm + serveAfterTerm
-	return e
+	return tl, text.String()
 }
 
 // at is the moment of the first mark whose text starts with one of the prefixes.

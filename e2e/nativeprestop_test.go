@@ -16,8 +16,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/budget"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/explain"
-	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
 )
 
 // appPreStopSeconds is the app's preStop sleep in
@@ -74,22 +72,9 @@ func nativePreStopScenario(t *testing.T, variant string, preStop, port, witnessP
 
 	ctx, app, proxy := startServing(t, name, manifest)
 	witness := follow(ctx, name, "witness", 3*time.Minute)
-	deleted := time.Now()
-	if _, err := kubectl(ctx, "delete", "pod", name, "-n", suite.namespace, "--wait=false"); err != nil {
-		t.Fatal(err)
-	}
-	_, appEvents, proxyEvents := stopped(t, dir, name, time.Duration(*out.Spec.TerminationGracePeriodSeconds)*time.Second, app, proxy)
-	witness.wait(t, time.Minute)
-	save(t, dir, "witness.log", []byte(witness.text()))
-	appSigterm, proxySigterm, start := first(appEvents, "sigterm"), first(proxyEvents, "sigterm"), first(witness.events(t), "sigterm")
-	if appSigterm == nil || proxySigterm == nil || start == nil {
-		t.Fatalf("incomplete logs:\napp:\n%sproxy:\n%switness:\n%s", describeEvents(appEvents, 40), describeEvents(proxyEvents, 40), witness.text())
-	}
-	zero := start.Time
-	near := func(what string, got time.Time, want float64) {
-		at := got.Sub(zero).Seconds()
-		r.check(at > want-1 && at < want+1, "%s %.1fs after the termination started, --explain said %.0fs", what, at, want)
-	}
+	sd := deleteObserved(t, r, ctx, dir, name, time.Duration(*out.Spec.TerminationGracePeriodSeconds)*time.Second, app, proxy, witness)
+	appEvents, near, zero, deleted := sd.app, sd.near, sd.zero, sd.deleted
+	appSigterm, proxySigterm := sd.appSigterm, sd.proxySigterm
 	// kubelet's event has whole seconds: the moment is taken as the middle
 	// of its second.
 	killing := killingEvent(t, dir, name, "proxy")
@@ -126,20 +111,7 @@ type nativePreStopWant struct {
 // the sidecar's preStop bar, the app's SIGTERM and the sidecar's.
 func explainedNativePreStop(t *testing.T, dir string, base, cfg []byte) nativePreStopWant {
 	t.Helper()
-	rl, err := krmtest.ResourceList(base, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	workloads, err := explain.Explain(rl)
-	if err != nil || len(workloads) != 1 {
-		t.Fatalf("explain: %d workloads, %v", len(workloads), err)
-	}
-	tl := workloads[0].Timeline
-	var text strings.Builder
-	for _, m := range tl.Marks {
-		fmt.Fprintf(&text, "%d %s\n", m.At, m.Text)
-	}
-	save(t, dir, "explain.txt", []byte(text.String()))
+	tl, text := explainOne(t, dir, base, cfg)
 	w := nativePreStopWant{preStopStart: -1, appSigterm: at(t, tl, "app: preStop ends; SIGTERM"), proxySigterm: leaves(t, tl, "proxy (sidecar): ")}
 	for _, b := range tl.Bars {
 		if b.Row == "proxy" && b.Label == "preStop" && !b.Unknown {
@@ -147,7 +119,7 @@ func explainedNativePreStop(t *testing.T, dir string, base, cfg []byte) nativePr
 		}
 	}
 	if w.preStopStart < 0 {
-		t.Fatalf("explain draws no preStop bar for the sidecar:\n%s", text.String())
+		t.Fatalf("explain draws no preStop bar for the sidecar:\n%s", text)
 	}
 	return w
 }
