@@ -1,10 +1,16 @@
 package driver_test
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/krmtest"
+	"github.com/sidecar-lifecycle/sidecar-lifecycle/internal/yamlio"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // TestNodesOnEveryPath: a Node, wherever it stands (after the workload, as
@@ -42,6 +48,75 @@ func TestNodesOnEveryPath(t *testing.T) {
 		out, _ := run(t, rl)
 		if !strings.Contains(string(out), "kubernetesVersion auto: 1.28, the oldest kubelet among the input") {
 			t.Errorf("%s: the results do not say which version auto took:\n%s", name, out)
+		}
+	}
+}
+
+// TestNodeDeadlinesOnEveryPath: the Nodes and NodePools that set a node
+// deadline are read wherever they stand (as documents of their own, as
+// entries of a kubectl List, of a JSON List) on the whole-list and the
+// streamed path and in the plain stream, and each gives the golden case's
+// node-deadline finding.
+func TestNodeDeadlinesOnEveryPath(t *testing.T) {
+	for dir, want := range map[string]string{
+		"deadline-gke-spot-nodes": "may land on GKE Spot VMs nodes (Node gke-shop-spot-1)",
+		"deadline-karpenter":      "may land on Karpenter NodePool web nodes",
+	} {
+		items, err := os.ReadFile(filepath.Join("testdata", dir, "items.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := os.ReadFile(filepath.Join("testdata", dir, "config.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(items), OmitReaderAnnotations: true}).Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var facts, rest []*yaml.RNode
+		for _, n := range nodes {
+			if k := n.GetKind(); k == "Node" || k == "NodePool" {
+				facts = append(facts, n)
+			} else {
+				rest = append(rest, n)
+			}
+		}
+		if len(facts) == 0 {
+			t.Fatalf("%s: no Node or NodePool", dir)
+		}
+		list := yaml.MustParse("apiVersion: v1\nkind: List\nitems: []\n")
+		jsonList := []byte(`{"apiVersion":"v1","kind":"List","items":[`)
+		for i, f := range facts {
+			if err := list.PipeE(yaml.Lookup("items"), yaml.Append(f.YNode())); err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 {
+				jsonList = append(jsonList, ',')
+			}
+			if jsonList, err = yamlio.AppendJSON(jsonList, f.YNode()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		jsonList = append(jsonList, "]}\n"...)
+		others, err := kio.StringAll(rest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for form, text := range map[string]string{
+			"documents":   string(items),
+			"a List":      others + "---\n" + list.MustString(),
+			"a JSON List": others + "---\n" + string(jsonList),
+		} {
+			reports, _ := everyPath(t, text, string(cfg), true)
+			if len(reports) != 3 {
+				t.Fatalf("%s as %s: %d paths", dir, form, len(reports))
+			}
+			for path, report := range reports {
+				if !strings.Contains(report, want) {
+					t.Errorf("%s as %s, %s: no %q:\n%s", dir, form, path, want, report)
+				}
+			}
 		}
 	}
 }
